@@ -62,6 +62,11 @@ export interface Policy {
   severity: number;
   defaultThreshold: number;
   evaluate(text: string, settings: PolicySettings, ctx: PolicyContext): FieldResult | Promise<FieldResult>;
+  /**
+   * Combines per-field `data` for object content (fields in submission order).
+   * Without it the pipeline keeps the data of the highest-scoring field.
+   */
+  mergeData?(perField: Array<Record<string, unknown> | undefined>): Record<string, unknown> | undefined;
 }
 
 /** A policy's merged result, exactly as it appears in `policies` of the response. */
