@@ -1,0 +1,47 @@
+/**
+ * `npm run train [-- --out DIR] [-- --only name,name]`: reproduces every shipped
+ * model from the TRAIN datasets and training/sentences. Deterministic: the same
+ * inputs give byte-identical model files (see models/manifest.json hashes).
+ */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { REPO_ROOT } from '../src/core/classifiers/paths.ts';
+import { trainAll } from '../training/train-all.ts';
+
+const { values } = parseArgs({ options: { out: { type: 'string' }, only: { type: 'string' } } });
+const outputDir = resolve(values.out ?? resolve(REPO_ROOT, 'models'));
+const only = values.only ? new Set(values.only.split(',')) : undefined;
+const started = Date.now();
+const { manifest } = trainAll(outputDir, only);
+writeFileSync(
+  resolve(outputDir, 'manifest.json'),
+  `${JSON.stringify(
+    {
+      ...manifest,
+      trainedWith: 'npm run train (scripts/train.ts → training/train-all.ts)',
+      split: {
+        davidson: 'rows with index % 10 == 0 held out as test; the rest train',
+        tweeteval: 'official train+val splits train (sentiment: val only); official test splits are for evaluation',
+        sms: 'rows with index % 5 == 0 (after the header) held out as test',
+        youtube: 'videos 01,04,07,08 train; 09 (Shakira) held out as test',
+        toxigen: 'all 668 prompts train',
+        own: 'training/sentences/*.txt and training/identity.ts (hand-written for this project), all train',
+      },
+      licences: {
+        'davidson-hate-offensive': 'MIT',
+        tweeteval: 'research data; SemEval task licences and Twitter terms apply',
+        'toxigen-prompts': 'MIT / CDLA-Permissive-2.0',
+        'sms-spam-collection': 'CC BY 4.0 (Almeida, Gómez Hidalgo, Yamakami 2011)',
+        'youtube-spam-collection': 'CC BY 4.0 (Alberto, Lochter, Almeida 2015)',
+        'surge-profanity': 'MIT (profanity-terms.json is derived from it)',
+        own: 'Apache-2.0 (this project)',
+      },
+      evaluationOnlyNeverUsed: ['openai-moderation-eval', 'hatecheck', 'conversationai-bias-eval', 'ethos'],
+      metrics: 'see docs/evaluation-classifiers.md (npm run eval)',
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log(`trained in ${((Date.now() - started) / 1000).toFixed(1)} s → ${outputDir}`);

@@ -1,0 +1,240 @@
+/**
+ * Shared text featurizer. Every classifier policy scores the same hashed
+ * feature vector, so a text is tokenized and hashed once; the last few texts'
+ * features are memoized because the pipeline asks ~20 policies about the same
+ * field in a row.
+ */
+import { LEXICON_FEATURES, lexiconHits, type LexiconHits } from './lexicons.ts';
+
+/** Hashed n-gram space; structural and lexicon features live above it. */
+export const HASH_BITS = 18;
+export const HASH_SIZE = 1 << HASH_BITS;
+const HASH_MASK = HASH_SIZE - 1;
+
+/** Dense, named features appended after the hashed space (stable order: the weights depend on it). */
+export const STRUCTURAL_FEATURES = [
+  'bias',
+  'url',
+  'url_many',
+  'email',
+  'phone',
+  'money',
+  'long_number',
+  'caps_ratio',
+  'exclaim',
+  'repeat_chars',
+  'length_short',
+  'length_long',
+  'mention',
+  'hashtag',
+  'second_person',
+  'first_person',
+  'emoji',
+] as const;
+export const FEATURE_COUNT = HASH_SIZE + STRUCTURAL_FEATURES.length + LEXICON_FEATURES.length;
+const STRUCTURAL_BASE = HASH_SIZE;
+const LEXICON_BASE = HASH_SIZE + STRUCTURAL_FEATURES.length;
+const structuralIndex = (name: (typeof STRUCTURAL_FEATURES)[number]): number =>
+  STRUCTURAL_BASE + STRUCTURAL_FEATURES.indexOf(name);
+
+export interface TextFeatures {
+  /** Feature indices (may repeat; a dot product sums them). */
+  indices: Int32Array;
+  values: Float32Array;
+  length: number;
+  /** Normalized word tokens (lowercase, de-leeted, runs squeezed). */
+  tokens: string[];
+  lexicon: LexiconHits;
+  urlCount: number;
+  emailCount: number;
+  phoneCount: number;
+  capsRatio: number;
+}
+
+const TOKEN_PATTERN =
+  /https?:\/\/[^\s]+|www\.[^\s]+|[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+\.[\p{L}.]{2,}|[@#]?[\p{L}\p{N}'’*$@]+|\p{Extended_Pictographic}/gu;
+const PHONE_PATTERN = /(?:\+?\d[\d\s().-]{7,}\d)/g;
+const MONEY_PATTERN = /[$£€¥₹]\s?\d|\d\s?(?:usd|eur|gbp|dollars?|pounds?|euros?|bucks)\b/i;
+const LONG_NUMBER_PATTERN = /\d{5,}/;
+const REPEAT_PATTERN = /(.)\1{3,}/;
+const LETTER = /\p{L}/u;
+const DOMAIN_PATTERN = /\b[a-z0-9-]{2,}\.(?:com|net|org|info|biz|ly|io|co|tk|xyz|me|us|uk)\b/;
+
+const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's', '!': 'i', '*': '' };
+const SECOND_PERSON = new Set(['you', 'your', "you're", 'youre', 'u', 'ur', 'yourself', 'ya', 'yall', "y'all", 'thou']);
+const FIRST_PERSON = new Set(['i', 'me', 'my', 'myself', "i'm", 'im', "i'll", 'ill', "i've", 'mine']);
+
+/** 32-bit FNV-1a over a string's UTF-16 units, continuing from `seed`. */
+function fnv(text: string, seed: number, start = 0, end = text.length): number {
+  let hash = seed;
+  for (let i = start; i < end; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+function mix(a: number, b: number): number {
+  let hash = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ b;
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return (hash ^ (hash >>> 16)) >>> 0;
+}
+
+const WORD_SEED = 0x811c9dc5;
+const CHAR_SEEDS = [0, 0, 0, 0x1b873593, 0x27d4eb2f, 0x165667b1];
+
+function normalizeToken(raw: string): string {
+  let token = raw.replace(/’/g, "'");
+  if (/[0-9@$!*]/.test(token) && LETTER.test(token)) {
+    let out = '';
+    for (const ch of token) out += LEET[ch] ?? ch;
+    token = out;
+  }
+  // Elongations ("soooo", "fuuuuck") collapse to two so that variants share features.
+  return token.replace(/(.)\1{2,}/g, '$1$1');
+}
+
+export interface FeatureBuilder {
+  indices: number[];
+  values: number[];
+}
+
+function tokenize(normalized: string, counts: { url: number; email: number; mention: number; hashtag: number; emoji: number }): string[] {
+  const tokens: string[] = [];
+  TOKEN_PATTERN.lastIndex = 0;
+  for (const match of normalized.matchAll(TOKEN_PATTERN)) {
+    const raw = match[0];
+    const first = raw.charCodeAt(0);
+    if (raw.startsWith('http') || raw.startsWith('www.')) {
+      counts.url++;
+      tokens.push('__url__');
+    } else if (raw.includes('@') && raw.indexOf('@') > 0 && raw.includes('.')) {
+      counts.email++;
+      tokens.push('__email__');
+    } else if (first === 64 /* @ */) {
+      counts.mention++;
+      tokens.push('__user__');
+    } else if (first === 35 /* # */) {
+      counts.hashtag++;
+      const tag = normalizeToken(raw.slice(1));
+      if (tag) tokens.push(tag);
+    } else if (/^\d+$/.test(raw)) {
+      tokens.push(raw.length >= 5 ? '__longnum__' : '__num__');
+    } else if (first > 0x2000 && !LETTER.test(raw)) {
+      counts.emoji++;
+      tokens.push(raw);
+    } else {
+      const token = normalizeToken(raw);
+      if (token) tokens.push(token);
+    }
+  }
+  return tokens;
+}
+
+export function computeFeatures(text: string): TextFeatures {
+  const normalized = text.normalize('NFKC').toLowerCase();
+  const counts = { url: 0, email: 0, mention: 0, hashtag: 0, emoji: 0 };
+  const tokens = tokenize(normalized, counts);
+  const indices: number[] = [];
+  const values: number[] = [];
+
+  const wordHashes: number[] = [];
+  for (const token of tokens) {
+    const h = fnv(token, WORD_SEED);
+    wordHashes.push(h);
+    indices.push(h & HASH_MASK);
+  }
+  for (let i = 1; i < wordHashes.length; i++) indices.push(mix(wordHashes[i - 1]!, wordHashes[i]!) & HASH_MASK);
+  for (const token of tokens) {
+    if (token.startsWith('__')) continue;
+    const padded = ` ${token} `;
+    for (let n = 3; n <= 5; n++) {
+      const seed = CHAR_SEEDS[n]!;
+      for (let i = 0; i + n <= padded.length; i++) indices.push(fnv(padded, seed, i, i + n) & HASH_MASK);
+    }
+  }
+  const hashedCount = indices.length;
+  const scale = hashedCount > 0 ? 1 / Math.sqrt(hashedCount) : 0;
+  for (let i = 0; i < hashedCount; i++) values.push(scale);
+
+  // Structural signals (spam and intent cues).
+  let letters = 0;
+  let capitals = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 65 && c <= 90) {
+      capitals++;
+      letters++;
+    } else if (c >= 97 && c <= 122) letters++;
+  }
+  const capsRatio = letters >= 8 ? capitals / letters : 0;
+  PHONE_PATTERN.lastIndex = 0;
+  const phoneCount = (normalized.match(PHONE_PATTERN) ?? []).length;
+  const add = (index: number, value: number): void => {
+    if (value !== 0) {
+      indices.push(index);
+      values.push(value);
+    }
+  };
+  const urlLike = counts.url + (DOMAIN_PATTERN.test(normalized) ? 1 : 0);
+  add(structuralIndex('bias'), 1);
+  add(structuralIndex('url'), urlLike > 0 ? 1 : 0);
+  add(structuralIndex('url_many'), urlLike > 1 ? 1 : 0);
+  add(structuralIndex('email'), counts.email > 0 ? 1 : 0);
+  add(structuralIndex('phone'), phoneCount > 0 ? 1 : 0);
+  add(structuralIndex('money'), MONEY_PATTERN.test(normalized) ? 1 : 0);
+  add(structuralIndex('long_number'), LONG_NUMBER_PATTERN.test(normalized) ? 1 : 0);
+  add(structuralIndex('caps_ratio'), capsRatio > 0.5 ? 1 : 0);
+  let exclaims = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 33) exclaims++;
+  add(structuralIndex('exclaim'), Math.min(exclaims, 5) / 5);
+  add(structuralIndex('repeat_chars'), REPEAT_PATTERN.test(text) ? 1 : 0);
+  add(structuralIndex('length_short'), tokens.length <= 3 ? 1 : 0);
+  add(structuralIndex('length_long'), tokens.length >= 40 ? 1 : 0);
+  add(structuralIndex('mention'), counts.mention > 0 ? 1 : 0);
+  add(structuralIndex('hashtag'), counts.hashtag > 0 ? 1 : 0);
+  let second = 0;
+  let firstPerson = 0;
+  for (const token of tokens) {
+    if (SECOND_PERSON.has(token)) second++;
+    else if (FIRST_PERSON.has(token)) firstPerson++;
+  }
+  add(structuralIndex('second_person'), second > 0 ? 1 : 0);
+  add(structuralIndex('first_person'), firstPerson > 0 ? 1 : 0);
+  add(structuralIndex('emoji'), counts.emoji > 0 ? 1 : 0);
+
+  const lexicon = lexiconHits(tokens);
+  for (let i = 0; i < LEXICON_FEATURES.length; i++) {
+    const value = lexicon.scores[i]!;
+    if (value > 0) add(LEXICON_BASE + i, Math.min(value, 3) / 3);
+  }
+
+  return {
+    indices: Int32Array.from(indices),
+    values: Float32Array.from(values),
+    length: indices.length,
+    tokens,
+    lexicon,
+    urlCount: urlLike,
+    emailCount: counts.email,
+    phoneCount,
+    capsRatio,
+  };
+}
+
+const MEMO_SIZE = 4;
+const memoKeys: string[] = [];
+const memoValues: TextFeatures[] = [];
+
+/** Features of `text`, memoized for the last few texts (the pipeline scores one field with every policy in turn). */
+export function featuresOf(text: string): TextFeatures {
+  for (let i = 0; i < memoKeys.length; i++) if (memoKeys[i] === text) return memoValues[i]!;
+  const features = computeFeatures(text);
+  memoKeys.unshift(text);
+  memoValues.unshift(features);
+  if (memoKeys.length > MEMO_SIZE) {
+    memoKeys.pop();
+    memoValues.pop();
+  }
+  return features;
+}

@@ -1,0 +1,65 @@
+/**
+ * Logistic-regression models over the shared feature vector, stored as
+ * int8-quantized dense weights (one scale per model), deflated. Quantization
+ * keeps ~15 models far below the size budget; the loss in AUC is negligible
+ * because weights are dominated by a few hundred large values.
+ */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { FEATURE_COUNT, type TextFeatures } from './features.ts';
+
+const MAGIC = 0x4f4d4c31; // "OML1"
+
+export class LinearModel {
+  constructor(
+    readonly name: string,
+    readonly weights: Float32Array,
+    readonly bias: number,
+  ) {}
+
+  /** Raw margin (log-odds). */
+  margin(features: TextFeatures): number {
+    const { indices, values, length } = features;
+    const weights = this.weights;
+    let sum = this.bias;
+    for (let i = 0; i < length; i++) sum += weights[indices[i]!]! * values[i]!;
+    return sum;
+  }
+
+  probability(features: TextFeatures): number {
+    return 1 / (1 + Math.exp(-this.margin(features)));
+  }
+}
+
+/** Quantizes weights to int8 and returns the uncompressed payload (what reproducibility hashes compare). */
+export function encodeModel(weights: Float64Array | Float32Array, bias: number): Buffer {
+  let maxAbs = 0;
+  for (let i = 0; i < weights.length; i++) maxAbs = Math.max(maxAbs, Math.abs(weights[i]!));
+  const scale = maxAbs > 0 ? maxAbs / 127 : 1;
+  const header = Buffer.alloc(16);
+  header.writeUInt32LE(MAGIC, 0);
+  header.writeUInt32LE(weights.length, 4);
+  header.writeFloatLE(scale, 8);
+  header.writeFloatLE(bias, 12);
+  const body = Buffer.alloc(weights.length);
+  for (let i = 0; i < weights.length; i++) body.writeInt8(Math.max(-127, Math.min(127, Math.round(weights[i]! / scale))), i);
+  return Buffer.concat([header, body]);
+}
+
+export function compressModel(payload: Buffer): Buffer {
+  return deflateRawSync(payload, { level: 9 });
+}
+
+export function decompressModel(file: Buffer): Buffer {
+  return inflateRawSync(file);
+}
+
+export function decodeModel(name: string, payload: Buffer): LinearModel {
+  if (payload.readUInt32LE(0) !== MAGIC) throw new Error(`model ${name}: bad format`);
+  const count = payload.readUInt32LE(4);
+  if (count !== FEATURE_COUNT) throw new Error(`model ${name}: expects ${count} features, featurizer has ${FEATURE_COUNT}`);
+  const scale = payload.readFloatLE(8);
+  const bias = payload.readFloatLE(12);
+  const weights = new Float32Array(count);
+  for (let i = 0; i < count; i++) weights[i] = payload.readInt8(16 + i) * scale;
+  return new LinearModel(name, weights, bias);
+}

@@ -1,0 +1,221 @@
+/**
+ * The classifier policies. Each scores the shared, memoized features of the
+ * text (see features.ts) with a trained linear model, lexicon evidence, or
+ * both. Severity weights are documented in docs/severity.md.
+ */
+import type { FieldResult, Policy, PolicySettings } from '../policy.ts';
+import { featuresOf, type TextFeatures } from './features.ts';
+import { lexiconIndex } from './lexicons.ts';
+import { model, type ModelName } from './models.ts';
+
+const round = (value: number): number => Math.round(Math.min(1, Math.max(0, value)) * 1000) / 1000;
+
+/** Saturating map of lexicon evidence to a probability: 1 strong hit ≈ 0.6, 2 ≈ 0.84. */
+const saturate = (evidence: number, rate = 0.9): number => 1 - Math.exp(-rate * evidence);
+
+function lex(features: TextFeatures, category: string): number {
+  return features.lexicon.scores[lexiconIndex(category)] ?? 0;
+}
+
+function modelProbability(name: ModelName, features: TextFeatures): number | null {
+  const m = model(name);
+  return m ? m.probability(features) : null;
+}
+
+type Scorer = (features: TextFeatures, text: string) => FieldResult;
+
+function classifier(id: string, severity: number, score: Scorer, defaultThreshold = 0.5): Policy {
+  return {
+    id,
+    type: 'classifier',
+    severity,
+    defaultThreshold,
+    evaluate(text: string, _settings: PolicySettings): FieldResult {
+      const result = score(featuresOf(text), text);
+      return { ...result, probability: round(result.probability) };
+    },
+  };
+}
+
+// Shared scores (each is cheap; the features are computed once per text).
+function toxicity(f: TextFeatures): number {
+  return modelProbability('toxicity', f) ?? saturate(lex(f, 'insult') + lex(f, 'prof_strong') + lex(f, 'prof_severe'));
+}
+
+function hate(f: TextFeatures): number {
+  const p = modelProbability('hate', f);
+  if (p !== null) return p;
+  const identity = identityEvidence(f);
+  return identity > 0 ? saturate(lex(f, 'dehumanizing') + lex(f, 'hostility') + lex(f, 'slur_race') + lex(f, 'slur_gender_orientation'), 0.6) : 0;
+}
+
+function violence(f: TextFeatures): number {
+  return modelProbability('violence', f) ?? saturate(lex(f, 'violence') * 0.5 + lex(f, 'threat') + lex(f, 'gore') * 0.5);
+}
+
+function identityEvidence(f: TextFeatures): number {
+  let total = 0;
+  for (const category of IDENTITY_LABELS) total += lex(f, category.lexicon);
+  return total;
+}
+
+const IDENTITY_LABELS = [
+  { id: 'race', lexicon: 'identity_race', slur: 'slur_race' },
+  { id: 'religion', lexicon: 'identity_religion', slur: null },
+  { id: 'gender', lexicon: 'identity_gender', slur: 'slur_gender_orientation' },
+  { id: 'sexual_orientation', lexicon: 'identity_orientation', slur: 'slur_gender_orientation' },
+  { id: 'disability', lexicon: 'identity_disability', slur: 'slur_disability' },
+  { id: 'nationality', lexicon: 'identity_nationality', slur: null },
+] as const;
+
+function threatEvidence(f: TextFeatures): number {
+  return saturate(lex(f, 'threat') * 1.5 + (lex(f, 'violence') > 0 && (f.tokens.includes('you') || f.tokens.includes('u')) ? 0.5 : 0));
+}
+
+const PROFANITY_BY_SEVERITY = [0, 0.62, 0.85, 0.96];
+
+function profanity(f: TextFeatures): number {
+  const severity = f.lexicon.maxProfanitySeverity;
+  if (severity === 0) return 0.02;
+  const hits = lex(f, 'prof_mild') + lex(f, 'prof_strong') + lex(f, 'prof_severe');
+  return Math.min(0.99, PROFANITY_BY_SEVERITY[severity]! + 0.03 * Math.max(0, hits - 1));
+}
+
+/** Topic evidence for goods and activities: mentions raise it; trade intent (buy, sell, DM) raises it further. */
+function topic(f: TextFeatures, category: string, intentBoost = 0.35): number {
+  const evidence = lex(f, category);
+  if (evidence === 0) return 0.01;
+  const intent = Math.min(1, lex(f, 'trade_intent'));
+  return saturate(evidence + intentBoost * intent * evidence, 0.95);
+}
+
+const SQL_INJECTION = /('|")\s*(or|and)\s+('|")?\d+('|")?\s*=\s*('|")?\d+|\bunion\s+(all\s+)?select\b|;\s*drop\s+table\b|--\s*$|\/\*.*\*\//im;
+const SCRIPT_INJECTION = /<\s*script\b|<\s*\/\s*script\s*>|\bon(error|load|click|mouseover)\s*=|javascript\s*:|<\s*iframe\b|<\s*img[^>]+src\s*=|\$\{jndi:/i;
+const SHELL_INJECTION = /(;|\|\||&&|\|)\s*(rm\s+-rf|cat\s+\/etc\/passwd|wget\s|curl\s|nc\s+-e|bash\s+-i|sh\s+-c)|\/etc\/(passwd|shadow)|\.\.\/\.\.\/|`[^`]*(rm|curl|wget)[^`]*`/i;
+const PROMPT_INJECTION = /\b(ignore|disregard|forget)\s+(all\s+)?(the\s+)?(previous|prior|above)\s+(instructions|prompts?|rules)\b|\byou\s+are\s+now\s+(dan|in\s+developer\s+mode)\b|\breveal\s+(your|the)\s+system\s+prompt\b/i;
+
+function codeAbuse(f: TextFeatures, text: string): FieldResult {
+  const labels: Array<{ id: string; probability: number }> = [];
+  if (SQL_INJECTION.test(text)) labels.push({ id: 'sql_injection', probability: 0.9 });
+  if (SCRIPT_INJECTION.test(text)) labels.push({ id: 'script_injection', probability: 0.92 });
+  if (SHELL_INJECTION.test(text)) labels.push({ id: 'command_injection', probability: 0.9 });
+  if (PROMPT_INJECTION.test(text)) labels.push({ id: 'prompt_injection', probability: 0.85 });
+  const lexical = lex(f, 'code_abuse') > 0 ? saturate(lex(f, 'code_abuse'), 0.6) : 0.01;
+  const probability = Math.max(lexical, ...labels.map((l) => l.probability));
+  return labels.length > 0 ? { probability, labels: labels.map((l) => ({ id: l.id, probability: round(l.probability) })) } : { probability };
+}
+
+const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/u;
+const CARD_CANDIDATE = /\b(?:\d[ -]?){13,19}\b/g;
+const SSN = /\b\d{3}-\d{2}-\d{4}\b/;
+const STREET_ADDRESS = /\b\d{1,5}\s+(?:[A-Z][a-z]+\s){1,3}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl)\b\.?/i;
+const IP_ADDRESS = /\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)\b/;
+const PHONE = /(?:\+\d{1,3}[\s.-]?)?\(?\d{2,4}\)?[\s.-]?\d{3,4}[\s.-]?\d{3,4}\b/;
+
+function luhnValid(digits: string): boolean {
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let digit = digits.charCodeAt(i) - 48;
+    if (double) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+function personalInformation(f: TextFeatures, text: string): FieldResult {
+  const labels: Array<{ id: string; probability: number }> = [];
+  if (EMAIL.test(text)) labels.push({ id: 'email', probability: 0.9 });
+  if (PHONE.test(text)) labels.push({ id: 'phone', probability: 0.8 });
+  CARD_CANDIDATE.lastIndex = 0;
+  for (const match of text.matchAll(CARD_CANDIDATE)) {
+    const digits = match[0].replace(/\D/g, '');
+    if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits)) {
+      labels.push({ id: 'credit_card', probability: 0.95 });
+      break;
+    }
+  }
+  if (SSN.test(text)) labels.push({ id: 'government_id', probability: 0.9 });
+  if (STREET_ADDRESS.test(text)) labels.push({ id: 'address', probability: 0.8 });
+  if (IP_ADDRESS.test(text)) labels.push({ id: 'ip_address', probability: 0.7 });
+  const phrases = lex(f, 'personal_info');
+  const base = phrases > 0 ? saturate(phrases, 0.5) : 0.01;
+  // A disclosure phrase next to a matching value is stronger evidence than either alone.
+  const strongest = Math.max(0, ...labels.map((l) => l.probability));
+  const probability = Math.max(base, strongest > 0 ? Math.min(0.99, strongest + 0.1 * Math.min(1, phrases)) : 0);
+  return labels.length > 0 ? { probability, labels: labels.map((l) => ({ id: l.id, probability: round(l.probability) })) } : { probability };
+}
+
+export const classifierPolicies: Policy[] = [
+  classifier('toxicity', 0.5, (f) => ({ probability: toxicity(f) })),
+  classifier('toxicity_severe', 0.8, (f) => {
+    const severeEvidence = Math.max(
+      f.lexicon.maxProfanitySeverity === 3 ? 0.85 : 0,
+      lex(f, 'slur_race') + lex(f, 'slur_gender_orientation') > 0 ? 0.9 : 0,
+      threatEvidence(f),
+      hate(f),
+    );
+    return { probability: toxicity(f) * severeEvidence };
+  }),
+  classifier('hate', 0.85, (f) => {
+    const p = hate(f);
+    const labels: Array<{ id: string; probability: number }> = IDENTITY_LABELS.filter((label) => lex(f, label.lexicon) > 0 || (label.slur !== null && lex(f, label.slur) > 0)).map((label) => ({
+      id: label.id,
+      probability: round(p),
+    }));
+    labels.push({ id: 'threat', probability: round(p * Math.max(threatEvidence(f), violence(f))) });
+    return { probability: p, labels };
+  }),
+  classifier('sexual', 0.7, (f) => ({ probability: modelProbability('sexual', f) ?? saturate(lex(f, 'sexual') * 0.5 + lex(f, 'prof_sexual') * 0.5) })),
+  classifier('flirtation', 0.2, (f) => ({ probability: modelProbability('flirtation', f) ?? saturate(lex(f, 'flirt') * 0.5) })),
+  classifier('profanity', 0.3, (f) => ({ probability: profanity(f) })),
+  classifier('violence', 0.8, (f) => {
+    const p = violence(f);
+    return {
+      probability: p,
+      labels: [
+        { id: 'threat', probability: round(p * threatEvidence(f)) },
+        { id: 'graphic', probability: round(p * saturate(lex(f, 'gore'), 0.7)) },
+      ],
+    };
+  }),
+  classifier('self_harm', 0.9, (f) => {
+    const p = modelProbability('self_harm', f) ?? saturate(lex(f, 'self_harm') * 0.6);
+    const firstPerson = f.tokens.some((t) => t === 'i' || t === 'me' || t === 'my' || t === 'myself' || t === "i'm" || t === 'im');
+    const instructions = f.tokens.some((t) => t === 'how' || t === 'method' || t === 'methods' || t === 'painless' || t === 'easiest' || t === 'quickest' || t === 'best' || t === 'steps');
+    return {
+      probability: p,
+      labels: [
+        { id: 'intent', probability: round(firstPerson ? p : p * 0.4) },
+        { id: 'instructions', probability: round(instructions ? p : p * 0.2) },
+      ],
+    };
+  }),
+  classifier('spam', 0.3, (f) => ({ probability: modelProbability('spam', f) ?? saturate(lex(f, 'spam') * 0.3 + f.urlCount * 0.5) })),
+  classifier('self_promotion', 0.2, (f) => ({ probability: modelProbability('self_promotion', f) ?? saturate(lex(f, 'self_promotion')) })),
+  classifier('illicit', 0.8, (f) => ({
+    probability: Math.max(
+      topic(f, 'illicit', 0.5),
+      topic(f, 'drugs') * 0.9,
+      lex(f, 'firearms') > 0 && lex(f, 'trade_intent') > 0 ? topic(f, 'firearms') * 0.8 : 0,
+    ),
+  })),
+  classifier('illicit_drugs', 0.7, (f) => ({ probability: topic(f, 'drugs') })),
+  classifier('illicit_alcohol', 0.3, (f) => ({ probability: topic(f, 'alcohol') })),
+  classifier('illicit_firearms', 0.7, (f) => ({ probability: topic(f, 'firearms') })),
+  classifier('illicit_tobacco', 0.3, (f) => ({ probability: topic(f, 'tobacco') })),
+  classifier('illicit_gambling', 0.4, (f) => ({ probability: topic(f, 'gambling') })),
+  classifier('cannabis', 0.4, (f) => ({ probability: topic(f, 'cannabis') })),
+  classifier('adult', 0.6, (f) => ({
+    probability: Math.max(topic(f, 'adult', 0.5), (modelProbability('sexual', f) ?? 0) * 0.8),
+  })),
+  classifier('crypto', 0.2, (f) => ({ probability: topic(f, 'crypto', 0.2) })),
+  classifier('political', 0.1, (f) => ({ probability: modelProbability('political', f) ?? saturate(lex(f, 'political') * 0.6) })),
+  classifier('religion', 0.1, (f) => ({ probability: modelProbability('religion', f) ?? saturate(lex(f, 'religion') * 0.6) })),
+  classifier('code_abuse', 0.6, (f, text) => codeAbuse(f, text)),
+  classifier('personal_information', 0.5, (f, text) => personalInformation(f, text)),
+];

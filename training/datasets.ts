@@ -1,0 +1,119 @@
+/**
+ * Loaders for the TRAIN datasets in ../shared/datasets with fixed, documented
+ * splits. Evaluation-only sets are loaded by scripts/eval.ts, never here.
+ */
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { REPO_ROOT } from '../src/core/classifiers/paths.ts';
+import { parseCsvObjects } from './csv.ts';
+
+export const DATASETS_DIR = process.env.OPEN_MODERATION_DATASETS ?? resolve(REPO_ROOT, '../shared/datasets');
+
+export interface Example {
+  text: string;
+  label: number;
+  source: string;
+}
+
+export type Split = 'train' | 'test';
+
+function read(path: string): string {
+  return readFileSync(resolve(DATASETS_DIR, path), 'utf8');
+}
+
+/** Davidson et al.: every 10th row (by file order) is held out as test. */
+export function davidson(split: Split): Array<Example & { klass: number }> {
+  return parseCsvObjects(read('davidson-hate-offensive/labeled_data.csv'))
+    .map((row, index) => ({ text: row.tweet ?? '', label: 0, klass: Number(row.class), source: 'davidson', index }))
+    .filter((row) => (row.index % 10 === 0) === (split === 'test'));
+}
+
+/** TweetEval task file; train uses the official train+validation splits, test the official test split. */
+export function tweetEval(task: string, split: Split): Example[] {
+  const wanted = split === 'train' ? new Set(['train', 'val', 'validation']) : new Set(['test']);
+  return parseCsvObjects(read(`tweeteval/${task}.csv`))
+    .filter((row) => wanted.has(row.split ?? ''))
+    .map((row) => ({ text: row.text ?? '', label: Number(row.label), source: `tweeteval-${task}` }));
+}
+
+/** TweetEval sentiment has only val (train on it) and test (report on it). */
+export function tweetEvalSentiment(split: Split): Example[] {
+  const wanted = split === 'train' ? 'val' : 'test';
+  return parseCsvObjects(read('tweeteval/sentiment.csv'))
+    .filter((row) => row.split === wanted || (wanted === 'val' && row.split === 'validation'))
+    .map((row) => ({ text: row.text ?? '', label: Number(row.label), source: 'tweeteval-sentiment' }));
+}
+
+export function toxigen(): Example[] {
+  return parseCsvObjects(read('toxigen-prompts/toxigen_prompt_sentences.csv')).map((row) => ({
+    text: row.text ?? '',
+    label: row.label === 'hate' ? 1 : 0,
+    source: 'toxigen',
+  }));
+}
+
+/** SMS Spam Collection: every 5th message is held out as test. */
+export function smsSpam(split: Split): Example[] {
+  const lines = read('sms-spam-collection/SMSSpamCollection.tsv').split(/\r?\n/).slice(1);
+  const out: Example[] = [];
+  lines.forEach((line, index) => {
+    const tab = line.indexOf('\t');
+    if (tab < 0) return;
+    if ((index % 5 === 0) !== (split === 'test')) return;
+    out.push({ text: line.slice(tab + 1), label: line.slice(0, tab) === 'spam' ? 1 : 0, source: 'sms' });
+  });
+  return out;
+}
+
+/** YouTube Spam Collection: the Shakira video (09) is held out as test; the other four videos train. */
+export const YOUTUBE_TEST_VIDEO = '09-';
+export function youtubeSpam(split: Split): Example[] {
+  const dir = resolve(DATASETS_DIR, 'youtube-spam-collection');
+  const files = readdirSync(dir).filter((name) => name.endsWith('.csv')).sort();
+  const out: Example[] = [];
+  for (const file of files) {
+    if (file.startsWith(YOUTUBE_TEST_VIDEO) !== (split === 'test')) continue;
+    for (const row of parseCsvObjects(readFileSync(resolve(dir, file), 'utf8')))
+      out.push({ text: row.CONTENT ?? '', label: Number(row.CLASS), source: `youtube-${file.slice(0, 2)}` });
+  }
+  return out;
+}
+
+export interface SurgeTerm {
+  term: string;
+  severity: number;
+  categories: string[];
+}
+
+export function surgeProfanity(): SurgeTerm[] {
+  return parseCsvObjects(read('surge-profanity/profanity_en.csv')).map((row) => ({
+    term: (row.text ?? '').toLowerCase(),
+    severity: Number(row.severity_rating),
+    categories: [row.category_1, row.category_2, row.category_3].filter((c): c is string => !!c),
+  }));
+}
+
+/**
+ * Hand-written sentences in training/sentences/<name>.txt: one per line,
+ * '#' comments; a line may carry "{a|b|c}" alternations that expand into
+ * every combination (used for identity templates).
+ */
+export function ownSentences(name: string): string[] {
+  const path = resolve(REPO_ROOT, 'training/sentences', `${name}.txt`);
+  if (!existsSync(path)) return [];
+  const out: string[] = [];
+  for (const raw of readFileSync(path, 'utf8').split('\n')) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    out.push(...expandAlternations(line));
+  }
+  return out;
+}
+
+export function expandAlternations(line: string): string[] {
+  const match = /\{([^{}]*)\}/.exec(line);
+  if (!match) return [line];
+  const before = line.slice(0, match.index);
+  const after = line.slice(match.index + match[0].length);
+  return match[1]!.split('|').flatMap((option) => expandAlternations(before + option + after));
+}

@@ -1,0 +1,78 @@
+/**
+ * Deterministic logistic regression over sparse hashed features: Adagrad SGD
+ * with L2, class-balanced sample weights, shuffled by a seeded PRNG. Pure
+ * double-precision JS arithmetic, so the same inputs give bit-identical weights.
+ */
+import { FEATURE_COUNT, type TextFeatures } from '../src/core/classifiers/features.ts';
+
+export interface TrainingExample {
+  features: TextFeatures;
+  label: 0 | 1;
+  weight?: number;
+}
+
+export interface TrainOptions {
+  seed: number;
+  epochs?: number;
+  learningRate?: number;
+  l2?: number;
+  /** Cap on the positive-class up-weighting used for balancing. */
+  maxClassWeight?: number;
+}
+
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function shuffleInPlace<T>(items: T[], random: () => number): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
+export function trainLogistic(examples: TrainingExample[], options: TrainOptions): { weights: Float64Array; bias: number } {
+  const epochs = options.epochs ?? 6;
+  const learningRate = options.learningRate ?? 0.3;
+  const l2 = options.l2 ?? 1e-6;
+  const positives = examples.filter((e) => e.label === 1).reduce((sum, e) => sum + (e.weight ?? 1), 0);
+  const negatives = examples.filter((e) => e.label === 0).reduce((sum, e) => sum + (e.weight ?? 1), 0);
+  const maxClassWeight = options.maxClassWeight ?? 8;
+  const positiveWeight = Math.min(maxClassWeight, Math.max(1 / maxClassWeight, negatives / Math.max(positives, 1)));
+
+  const weights = new Float64Array(FEATURE_COUNT);
+  const squaredGradients = new Float64Array(FEATURE_COUNT);
+  let bias = 0;
+  let biasSquared = 0;
+  const order = examples.map((_, i) => i);
+  const random = mulberry32(options.seed);
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    shuffleInPlace(order, random);
+    for (const exampleIndex of order) {
+      const example = examples[exampleIndex]!;
+      const { indices, values, length } = example.features;
+      let margin = bias;
+      for (let i = 0; i < length; i++) margin += weights[indices[i]!]! * values[i]!;
+      const predicted = 1 / (1 + Math.exp(-margin));
+      const sampleWeight = (example.weight ?? 1) * (example.label === 1 ? positiveWeight : 1);
+      const gradient = (predicted - example.label) * sampleWeight;
+      for (let i = 0; i < length; i++) {
+        const index = indices[i]!;
+        const g = gradient * values[i]! + l2 * weights[index]!;
+        squaredGradients[index]! += g * g;
+        weights[index]! -= (learningRate * g) / Math.sqrt(squaredGradients[index]! + 1e-8);
+      }
+      biasSquared += gradient * gradient;
+      bias -= (learningRate * gradient) / Math.sqrt(biasSquared + 1e-8);
+    }
+  }
+  return { weights, bias };
+}

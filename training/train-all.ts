@@ -1,0 +1,226 @@
+/**
+ * Trains every shipped model from the TRAIN datasets plus the hand-written
+ * sentences in training/sentences, deterministically, and writes the weights,
+ * the profanity list and manifest.json into `outputDir`.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import { computeFeatures, HASH_BITS, FEATURE_COUNT, type TextFeatures } from '../src/core/classifiers/features.ts';
+import { setProfanityTerms, PROFANITY_TERMS_FILE } from '../src/core/classifiers/lexicons.ts';
+import { compressModel, encodeModel } from '../src/core/classifiers/linear-model.ts';
+import { davidson, ownSentences, smsSpam, surgeProfanity, toxigen, tweetEval, tweetEvalSentiment, youtubeSpam, type Example } from './datasets.ts';
+import { trainLogistic, mulberry32, type TrainingExample } from './logistic.ts';
+import { expandIdentityTemplates } from './identity.ts';
+
+interface Source {
+  texts: string[];
+  weight?: number;
+  name: string;
+}
+
+interface ModelSpec {
+  name: string;
+  positives: Source[];
+  negatives: Source[];
+  epochs?: number;
+  l2?: number;
+  seed: number;
+}
+
+export interface ManifestModel {
+  name: string;
+  file: string;
+  sha256: string;
+  payloadSha256: string;
+  bytes: number;
+  examples: { positive: number; negative: number };
+  sources: { positive: string[]; negative: string[] };
+}
+
+const texts = (examples: Example[], predicate: (e: Example) => boolean): string[] => examples.filter(predicate).map((e) => e.text);
+
+/** Deterministic subsample (keeps every k-th item) so big pools do not drown small ones. */
+function every<T>(items: T[], step: number): T[] {
+  return items.filter((_, i) => i % step === 0);
+}
+
+export function buildSpecs(): ModelSpec[] {
+  const dav = davidson('train');
+  const olid = tweetEval('offensive', 'train');
+  const hatEval = tweetEval('hate', 'train');
+  const tox = toxigen();
+  const sentimentVal = tweetEvalSentiment('train');
+  const emotion = tweetEval('emotion', 'train');
+  const irony = tweetEval('irony', 'train');
+  const smsTrain = smsSpam('train');
+  const ytTrain = youtubeSpam('train');
+  const stance = (topic: string) => tweetEval(`stance_${topic}`, 'train').map((e) => e.text);
+  const identity = expandIdentityTemplates();
+
+  const own = (name: string) => ownSentences(name);
+  const neutral: Source = { name: 'own:neutral', texts: own('neutral') };
+  const identityNeutral: Source = { name: 'own:identity-neutral-positive', texts: identity.benign };
+  const identityHate: Source = { name: 'own:identity-hate', texts: identity.hateful };
+  const davNeither: Source = { name: 'davidson:neither', texts: dav.filter((e) => e.klass === 2).map((e) => e.text) };
+  const davOffensive: Source = { name: 'davidson:offensive', texts: dav.filter((e) => e.klass === 1).map((e) => e.text) };
+  const davHate: Source = { name: 'davidson:hate', texts: dav.filter((e) => e.klass === 0).map((e) => e.text) };
+  const olidNot: Source = { name: 'olid:not', texts: texts(olid, (e) => e.label === 0) };
+  const olidOff: Source = { name: 'olid:offensive', texts: texts(olid, (e) => e.label === 1) };
+  const hatEvalHate: Source = { name: 'hateval:hate', texts: texts(hatEval, (e) => e.label === 1) };
+  const hatEvalNot: Source = { name: 'hateval:not', texts: texts(hatEval, (e) => e.label === 0) };
+  const toxHate: Source = { name: 'toxigen:hate', texts: texts(tox, (e) => e.label === 1) };
+  const toxNeutral: Source = { name: 'toxigen:neutral', texts: texts(tox, (e) => e.label === 0) };
+  const generalTweets: Source = { name: 'tweeteval:sentiment-val+emotion+irony', texts: [...sentimentVal.map((e) => e.text), ...emotion.map((e) => e.text), ...irony.map((e) => e.text)] };
+  const harassment: Source = { name: 'own:harassment', texts: own('harassment') };
+  const sexual: Source = { name: 'own:sexual', texts: own('sexual') };
+  const violence: Source = { name: 'own:violence', texts: own('violence') };
+  const selfHarm: Source = { name: 'own:self_harm', texts: own('self_harm') };
+  const flirtation: Source = { name: 'own:flirtation', texts: own('flirtation') };
+  const hardNegatives: Source = { name: 'own:hard-negatives', texts: own('hard_negatives') };
+  const political: Source = { name: 'own:political', texts: own('political') };
+  const religion: Source = { name: 'own:religion', texts: own('religion') };
+  const selfPromotion: Source = { name: 'own:self_promotion', texts: own('self_promotion') };
+  const spamOwn: Source = { name: 'own:spam', texts: own('spam') };
+
+  return [
+    {
+      name: 'toxicity',
+      seed: 101,
+      positives: [davHate, davOffensive, olidOff, { ...hatEvalHate, weight: 0.5 }, harassment, identityHate, toxHate],
+      negatives: [davNeither, olidNot, hatEvalNot, toxNeutral, identityNeutral, neutral, hardNegatives, selfHarm, { ...generalTweets, weight: 0.5 }],
+    },
+    {
+      name: 'hate',
+      seed: 102,
+      positives: [davHate, hatEvalHate, toxHate, identityHate],
+      negatives: [davOffensive, davNeither, hatEvalNot, olidNot, toxNeutral, identityNeutral, harassment, neutral, hardNegatives],
+    },
+    {
+      name: 'sexual',
+      seed: 103,
+      positives: [sexual],
+      negatives: [neutral, hardNegatives, violence, selfHarm, harassment, { ...flirtation, weight: 0.5 }, davNeither, olidNot, generalTweets, toxNeutral, identityNeutral],
+    },
+    {
+      name: 'violence',
+      seed: 104,
+      positives: [violence],
+      negatives: [neutral, hardNegatives, sexual, selfHarm, harassment, davNeither, davOffensive, olidNot, generalTweets, toxNeutral, identityNeutral],
+    },
+    {
+      name: 'self_harm',
+      seed: 105,
+      positives: [selfHarm],
+      negatives: [neutral, hardNegatives, sexual, violence, harassment, davNeither, olidNot, generalTweets, toxNeutral],
+    },
+    {
+      name: 'flirtation',
+      seed: 106,
+      positives: [flirtation],
+      negatives: [neutral, hardNegatives, { ...sexual, weight: 0.5 }, violence, harassment, davNeither, generalTweets],
+    },
+    {
+      name: 'spam',
+      seed: 107,
+      positives: [{ name: 'sms:spam', texts: texts(smsTrain, (e) => e.label === 1) }, { name: 'youtube:spam(4 videos)', texts: texts(ytTrain, (e) => e.label === 1) }, spamOwn],
+      negatives: [
+        { name: 'sms:ham', texts: texts(smsTrain, (e) => e.label === 0) },
+        { name: 'youtube:ham(4 videos)', texts: texts(ytTrain, (e) => e.label === 0) },
+        neutral,
+        { ...generalTweets, texts: every(generalTweets.texts, 3), weight: 0.5 },
+      ],
+    },
+    {
+      name: 'self_promotion',
+      seed: 108,
+      positives: [{ name: 'youtube:spam(4 videos)', texts: texts(ytTrain, (e) => e.label === 1) }, selfPromotion],
+      negatives: [{ name: 'youtube:ham(4 videos)', texts: texts(ytTrain, (e) => e.label === 0) }, { name: 'sms:all', texts: every(smsTrain, 2).map((e) => e.text) }, neutral, { ...generalTweets, texts: every(generalTweets.texts, 3) }],
+    },
+    {
+      name: 'political',
+      seed: 109,
+      positives: [{ name: 'tweeteval:stance abortion+climate+feminist+hillary', texts: [...stance('abortion'), ...stance('climate'), ...stance('feminist'), ...stance('hillary')] }, political],
+      negatives: [{ name: 'tweeteval:stance atheism', texts: stance('atheism') }, { name: 'tweeteval:emotion+irony', texts: [...emotion.map((e) => e.text), ...irony.map((e) => e.text)], weight: 0.5 }, neutral, religion, davNeither],
+    },
+    {
+      name: 'religion',
+      seed: 110,
+      positives: [{ name: 'tweeteval:stance atheism', texts: stance('atheism') }, religion],
+      negatives: [{ name: 'tweeteval:stance abortion+climate+hillary', texts: [...stance('abortion'), ...stance('climate'), ...stance('hillary')] }, { name: 'tweeteval:emotion+irony', texts: [...emotion.map((e) => e.text), ...irony.map((e) => e.text)], weight: 0.5 }, neutral, political, davNeither],
+    },
+    ...sentimentSpecs(sentimentVal, emotion, neutral),
+  ];
+}
+
+function sentimentSpecs(sentimentVal: Example[], emotion: Example[], neutral: Source): ModelSpec[] {
+  const byLabel = (label: number) => texts(sentimentVal, (e) => e.label === label);
+  const emotionPositive = texts(emotion, (e) => e.label === 1 || e.label === 2);
+  const emotionNegative = texts(emotion, (e) => e.label === 0 || e.label === 3);
+  const negative: Source = { name: 'sentiment-val:negative', texts: byLabel(0) };
+  const neutralTweets: Source = { name: 'sentiment-val:neutral', texts: byLabel(1) };
+  const positive: Source = { name: 'sentiment-val:positive', texts: byLabel(2) };
+  const emoPos: Source = { name: 'emotion-train:joy+optimism', texts: emotionPositive, weight: 0.5 };
+  const emoNeg: Source = { name: 'emotion-train:anger+sadness', texts: emotionNegative, weight: 0.5 };
+  return [
+    { name: 'sentiment_negative', seed: 111, positives: [negative, emoNeg], negatives: [neutralTweets, positive, emoPos, neutral] },
+    { name: 'sentiment_neutral', seed: 112, positives: [neutralTweets, neutral], negatives: [negative, positive, emoPos, emoNeg] },
+    { name: 'sentiment_positive', seed: 113, positives: [positive, emoPos], negatives: [negative, neutralTweets, emoNeg, neutral] },
+  ];
+}
+
+export interface TrainResult {
+  manifest: Record<string, unknown>;
+}
+
+export function trainAll(outputDir: string, only?: Set<string>, log: (line: string) => void = console.log): TrainResult {
+  mkdirSync(outputDir, { recursive: true });
+  const profanity = surgeProfanity()
+    .filter((t) => t.term.length > 1)
+    .sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+  setProfanityTerms(profanity);
+  writeFileSync(resolve(outputDir, PROFANITY_TERMS_FILE), `${JSON.stringify(profanity)}\n`);
+
+  const cache = new Map<string, TextFeatures>();
+  const featurize = (text: string): TextFeatures => {
+    let features = cache.get(text);
+    if (!features) {
+      features = computeFeatures(text);
+      cache.set(text, features);
+    }
+    return features;
+  };
+
+  const models: ManifestModel[] = [];
+  for (const spec of buildSpecs()) {
+    if (only && !only.has(spec.name)) continue;
+    const started = Date.now();
+    const examples: TrainingExample[] = [];
+    for (const [sources, label] of [[spec.positives, 1], [spec.negatives, 0]] as const) {
+      for (const source of sources) for (const text of source.texts) if (text.trim()) examples.push({ features: featurize(text), label, weight: source.weight ?? 1 });
+    }
+    const { weights, bias } = trainLogistic(examples, { seed: spec.seed, epochs: spec.epochs ?? 6, l2: spec.l2 });
+    const payload = encodeModel(weights, bias);
+    const file = compressModel(payload);
+    const fileName = `${spec.name}.oml`;
+    writeFileSync(resolve(outputDir, fileName), file);
+    const positive = examples.filter((e) => e.label === 1).length;
+    models.push({
+      name: spec.name,
+      file: fileName,
+      sha256: createHash('sha256').update(file).digest('hex'),
+      payloadSha256: createHash('sha256').update(payload).digest('hex'),
+      bytes: file.length,
+      examples: { positive, negative: examples.length - positive },
+      sources: { positive: spec.positives.map((s) => s.name), negative: spec.negatives.map((s) => s.name) },
+    });
+    log(`${spec.name}: ${positive}+/${examples.length - positive}- in ${Date.now() - started} ms, ${file.length} bytes`);
+  }
+  void mulberry32;
+  const manifest = {
+    format: 'OML1: raw-deflated; header magic u32, feature count u32, scale f32, bias f32; then int8 weight per feature',
+    featurizer: { hashBits: HASH_BITS, featureCount: FEATURE_COUNT },
+    models,
+  };
+  return { manifest };
+}
