@@ -1,0 +1,120 @@
+/**
+ * npm run bench: the service against a bare Fastify JSON echo, on the same
+ * machine, in the same run, with the same 280-character message. Prints
+ * req/s, p50 and p99 and the ratio of each to the echo. With DATABASE_URL set,
+ * the storing run is repeated on PostgreSQL (in a fresh database).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const MESSAGE =
+  'Hey everyone! Just finished setting up the new community garden behind the library. We planted tomatoes, basil, ' +
+  'and a few rows of sunflowers. If anyone wants to help water on weekends, send me a message. Bring gloves and a hat, ' +
+  'it gets sunny in the afternoon. Thanks to all who donated seeds!!';
+if (MESSAGE.length !== 280) throw new Error(`bench message must be 280 characters, is ${MESSAGE.length}`);
+
+interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /LISTENING (\S+)|API base URL:\s+(\S+)\/v1/.exec(out);
+      if (match) resolve({ child, url: (match[1] ?? match[2])! });
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}: ${out}`)));
+  });
+}
+
+async function load(name: string, url: string, body: (i: number) => string, headers: Record<string, string> = {}): Promise<Row> {
+  let i = 0;
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: { 'content-type': 'application/json', ...headers },
+    requests: [{ setupRequest: (req) => ({ ...req, body: body(i++) }) }],
+  });
+  const errors = result.errors + result.timeouts + result.non2xx;
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+}
+
+async function benchService(label: string, env: Record<string, string>, key: string, echo: Row, rows: Row[]) {
+  const service = await start('src/main.ts', { ...env, PORT: '0', LOG_LEVEL: 'warn', BOOTSTRAP_API_KEY: key });
+  try {
+    const url = `${service.url}/v1/moderate`;
+    const auth = { authorization: `Bearer ${key}` };
+    // Warm-up: JIT, caches, the store's first pages.
+    await autocannon({ url, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ content: { type: 'text', text: MESSAGE }, doNotStore: true }) });
+    rows.push(await load(`${label}: /v1/moderate doNotStore`, url, () => JSON.stringify({ content: { type: 'text', text: MESSAGE }, doNotStore: true }), auth));
+    const run = randomBytes(4).toString('hex');
+    rows.push(
+      await load(`${label}: /v1/moderate storing`, url, (i) => JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-${i}`, authorId: `author-${i % 500}` }), auth),
+    );
+  } finally {
+    service.child.kill('SIGTERM');
+    await new Promise((r) => service.child.once('exit', r));
+  }
+  void echo;
+}
+
+const rows: Row[] = [];
+const echoServer = await start('bench/echo-server.ts', { PORT: '0' });
+let echo: Row;
+try {
+  await autocannon({ url: `${echoServer.url}/echo`, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: { type: 'text', text: MESSAGE } }) });
+  echo = await load('echo (bare Fastify)', `${echoServer.url}/echo`, () => JSON.stringify({ content: { type: 'text', text: MESSAGE } }));
+  rows.push(echo);
+} finally {
+  echoServer.child.kill('SIGTERM');
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'om-bench-'));
+try {
+  await benchService('PGlite', { DATA_DIR: dataDir }, `bench_${randomBytes(16).toString('hex')}`, echo, rows);
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+if (process.env.DATABASE_URL) {
+  const name = `om_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  try {
+    await benchService('PostgreSQL', { DATABASE_URL: url.toString() }, `bench_${randomBytes(16).toString('hex')}`, echo, rows);
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+const pad = (s: string, n: number) => s.padEnd(n);
+console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, 280-character message, Node ${process.version}\n`);
+console.log(`${pad('run', 44)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('vs echo', 9)}errors`);
+for (const row of rows) {
+  console.log(
+    `${pad(row.name, 44)}${pad(row.rps.toFixed(0), 10)}${pad(String(row.p50), 9)}${pad(String(row.p99), 9)}${pad(`${((row.rps / echo!.rps) * 100).toFixed(1)}%`, 9)}${row.errors}`,
+  );
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// Runs every unit test (src/**/*.test.ts) and API-level test (test/**/*.test.ts)
+// with node's test runner, and fails when no test ran at all.
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function collect(dir) {
+  const out = [];
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    if (name === 'node_modules' || name.startsWith('.')) continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...collect(path));
+    else if (name.endsWith('.test.ts')) out.push(path);
+  }
+  return out;
+}
+
+const filter = process.argv.slice(2);
+let files = [...collect('src'), ...collect('test')].sort();
+if (filter.length > 0) files = files.filter((f) => filter.some((part) => f.includes(part)));
+if (files.length === 0) {
+  console.error('No test files found.');
+  process.exit(1);
+}
+
+const store = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+console.log(`Running ${files.length} test files on ${store}`);
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, ...files],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+let tail = '';
+child.stdout.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  tail = (tail + chunk.toString()).slice(-4000);
+});
+child.on('close', (code) => {
+  const passed = Number(/ℹ pass (\d+)/.exec(tail)?.[1] ?? 0);
+  const failed = Number(/ℹ fail (\d+)/.exec(tail)?.[1] ?? 0);
+  console.log(`${passed} passed, ${failed} failed`);
+  if (passed + failed === 0) {
+    console.error('No test ran.');
+    process.exit(1);
+  }
+  process.exit(code ?? 1);
+});

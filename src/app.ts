@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { GroupCommitter } from './db/group-commit.ts';
+import { ApiError, ERROR_STATUS, type ErrorCode, type ErrorIssue } from './errors.ts';
+import { ErrorBodySchema } from './schemas/common.ts';
+import { authenticate, type Principal } from './services/api-keys.ts';
+import { healthRoutes } from './routes/health.ts';
+import { moderateRoutes } from './routes/moderate.ts';
+import { channelRoutes } from './routes/channels.ts';
+import { openapiRoutes } from './routes/openapi.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal;
+  }
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  committer: GroupCommitter;
+}
+
+export type App = FastifyInstance & { withTypeProvider(): FastifyInstance };
+
+const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
+
+export async function buildApp(config: Config, db: Database): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
+    bodyLimit: config.bodyLimit,
+    // Honour a caller's request id when it is sane, so logs can be joined across systems.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+    },
+    ajv: {
+      customOptions: {
+        // Strict validation: no type coercion, unknown fields are rejected (schemas say additionalProperties: false).
+        coerceTypes: false,
+        removeAdditional: false,
+        useDefaults: false,
+        allErrors: false,
+        discriminator: true,
+      },
+    },
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const deps: AppDeps = { config, db, committer: new GroupCommitter(db) };
+  app.decorate('deps', deps);
+  app.decorateRequest('principal', null as unknown as Principal);
+  app.addSchema(ErrorBodySchema);
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((request, reply) => {
+    sendError(reply, new ApiError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`));
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Open Moderation API',
+        version: '1.0.0',
+        description: 'Self-hosted content moderation, wire-compatible with the Moderation API SDK.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) || `def-${i}` },
+  });
+
+  await app.register(healthRoutes);
+  await app.register(
+    async (v1) => {
+      v1.addHook('onRequest', requireApiKey);
+      await v1.register(moderateRoutes);
+      await v1.register(channelRoutes);
+      await v1.register(openapiRoutes);
+    },
+    { prefix: '/v1' },
+  );
+  app.addHook('onClose', async () => {
+    await deps.committer.drained();
+  });
+  return app;
+}
+
+async function requireApiKey(request: FastifyRequest): Promise<void> {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  if (!match) throw new ApiError('UNAUTHORIZED', 'Missing API key: send the header "Authorization: Bearer <API key>"');
+  const principal = await authenticate(request.server.deps.db, match[1]!);
+  if (!principal) throw new ApiError('UNAUTHORIZED', 'Invalid or revoked API key');
+  request.principal = principal;
+}
+
+function sendError(reply: FastifyReply, error: ApiError): void {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  void reply.status(error.status).send(error.toBody());
+}
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'BAD_REQUEST',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
+  FST_ERR_CTP_EMPTY_TYPE: 'BAD_REQUEST',
+  FST_ERR_CTP_INVALID_TYPE: 'BAD_REQUEST',
+};
+
+function errorHandler(this: FastifyInstance, error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error instanceof ApiError) return sendError(reply, error);
+  if (error.validation) {
+    const issues: ErrorIssue[] = error.validation.map((v) => ({
+      message: describeValidation(v as { keyword: string; message?: string; params: Record<string, unknown> }),
+      path: `${error.validationContext === 'body' ? '' : `/${error.validationContext}`}${v.instancePath}` || '/',
+    }));
+    return sendError(reply, new ApiError('BAD_REQUEST', `Invalid request ${error.validationContext ?? 'input'}`, issues));
+  }
+  const code = error.code ? FASTIFY_CODES[error.code] : undefined;
+  if (code) return sendError(reply, new ApiError(code, error.message));
+  if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return sendError(reply, new ApiError('BAD_REQUEST', 'Malformed JSON body', [{ message: error.message }]));
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const known = (Object.entries(ERROR_STATUS).find(([, s]) => s === status)?.[0] ?? 'BAD_REQUEST') as ErrorCode;
+    return sendError(reply, new ApiError(known, error.message));
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  sendError(reply, new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error'));
+}
+
+function describeValidation(v: { keyword: string; message?: string; params: Record<string, unknown> }): string {
+  if (v.keyword === 'additionalProperties') return `Unknown field "${String(v.params.additionalProperty)}"`;
+  if (v.keyword === 'required') return `Missing required field "${String(v.params.missingProperty)}"`;
+  if (v.keyword === 'discriminator' && v.params.tag) return `Unknown or missing "${String(v.params.tag)}"`;
+  return v.message ?? v.keyword;
+}

@@ -1,0 +1,108 @@
+import path from 'node:path';
+
+/**
+ * The one place where the environment becomes configuration. Everything else
+ * receives a validated `Config`; nothing reads `process.env` directly.
+ */
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** postgres:// URL; null selects the embedded PGlite store in `dataDir`. */
+  databaseUrl: string | null;
+  dataDir: string;
+  logLevel: LogLevel;
+  bootstrapApiKey: string | null;
+  allowPrivateOutbound: boolean;
+  /** Largest accepted request body in bytes. */
+  bodyLimit: number;
+  /** Connections in the PostgreSQL pool. */
+  databasePoolSize: number;
+  /** Public URL printed at start (dashboard and API base). */
+  publicUrl: string | null;
+  modelBackend: { url: string; apiKey: string | null; model: string; timeoutMs: number; trusted: boolean } | null;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const MIN_API_KEY_LENGTH = 24;
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const boolean = (name: string, fallback: boolean): boolean => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+
+  const databaseUrl = read('DATABASE_URL') ?? null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for the embedded store)');
+  }
+
+  const logLevel = (read('LOG_LEVEL') ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const bootstrapApiKey = read('BOOTSTRAP_API_KEY') ?? null;
+  if (bootstrapApiKey !== null && (bootstrapApiKey.length < MIN_API_KEY_LENGTH || /\s/.test(bootstrapApiKey))) {
+    problems.push(`BOOTSTRAP_API_KEY must be at least ${MIN_API_KEY_LENGTH} characters without spaces`);
+  }
+
+  const publicUrl = read('PUBLIC_URL') ?? null;
+  if (publicUrl !== null && !/^https?:\/\/[^\s]+$/.test(publicUrl)) problems.push('PUBLIC_URL must be an http(s) URL');
+
+  const modelUrl = read('MODEL_BACKEND_URL');
+  let modelBackend: Config['modelBackend'] = null;
+  if (modelUrl !== undefined) {
+    if (!/^https?:\/\/[^\s]+$/.test(modelUrl)) problems.push('MODEL_BACKEND_URL must be an http(s) URL');
+    modelBackend = {
+      url: modelUrl.replace(/\/+$/, ''),
+      apiKey: read('MODEL_BACKEND_API_KEY') ?? null,
+      model: read('MODEL_BACKEND_MODEL') ?? 'gpt-4o-mini',
+      timeoutMs: integer('MODEL_BACKEND_TIMEOUT_MS', 10_000, 100, 120_000),
+      trusted: boolean('MODEL_BACKEND_TRUSTED', false),
+    };
+  }
+
+  const config: Config = {
+    port: integer('PORT', 3000, 0, 65535),
+    host: read('HOST') ?? '127.0.0.1',
+    databaseUrl,
+    dataDir: path.resolve(read('DATA_DIR') ?? './data'),
+    logLevel,
+    bootstrapApiKey,
+    allowPrivateOutbound: boolean('ALLOW_PRIVATE_OUTBOUND', false),
+    bodyLimit: integer('BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 200),
+    publicUrl,
+    modelBackend,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,57 @@
+/**
+ * The error catalog. Every failed request answers `{code, message, issues}`
+ * with one of these codes; nothing else reaches a client.
+ */
+
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
+  INTERNAL_SERVER_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorIssue {
+  message: string;
+  path?: string;
+}
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  issues: ErrorIssue[];
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly issues: ErrorIssue[] = [],
+    /** Extra response headers, e.g. `x-should-retry: false` on conflicts. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = ERROR_STATUS[code];
+  }
+
+  toBody(): ErrorBody {
+    return { code: this.code, message: this.message, issues: this.issues };
+  }
+}
+
+export const badRequest = (message: string, issues: ErrorIssue[] = []) => new ApiError('BAD_REQUEST', message, issues);
+
+export const notFound = (what: string) => new ApiError('NOT_FOUND', `${what} not found`);
+
+export const conflict = (message: string, issues: ErrorIssue[] = []) =>
+  new ApiError('CONFLICT', message, issues, { 'x-should-retry': 'false' });

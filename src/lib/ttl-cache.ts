@@ -1,0 +1,35 @@
+/**
+ * A small map whose entries expire, so a stateless node picks up changes made
+ * through another node within `ttlMs`, while its own writes invalidate at once.
+ */
+export class TtlCache<V> {
+  private readonly entries = new Map<string, { value: V; expires: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  get(key: string, now = Date.now()): V | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expires <= now) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(key: string, value: V, now = Date.now()): void {
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(key, { value, expires: now + this.ttlMs });
+  }
+
+  deleteWhere(predicate: (key: string, value: V) => boolean): void {
+    for (const [key, entry] of this.entries) if (predicate(key, entry.value)) this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

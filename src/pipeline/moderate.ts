@@ -1,0 +1,242 @@
+import type { Database } from '../db/database.ts';
+import type { GroupCommitter } from '../db/group-commit.ts';
+import type { FieldResult, PolicyContext, PolicyResult, PolicySettings } from '../core/policy.ts';
+import { evaluate, type ScoredPolicy } from '../core/evaluation.ts';
+import { recommend } from '../core/recommendation.ts';
+import { badRequest } from '../errors.ts';
+import { newId } from '../lib/ids.ts';
+import { findPolicy, normalizePolicyList } from '../policies/registry.ts';
+import { findInsight, type InsightResult } from '../policies/insights.ts';
+import { resolveChannel, type Channel } from '../services/channels.ts';
+import { recordAuthorSeen, findAuthorSummary, type AuthorSummary } from '../services/authors.ts';
+import { storeContent } from '../services/content.ts';
+import type { ModerateBody, ModerateResponse } from '../schemas/moderate.ts';
+import { applyReplacements } from './masking.ts';
+import { prepareText, type PreparedField } from './prepare-text.ts';
+
+export interface PipelineDeps {
+  db: Database;
+  committer: GroupCommitter;
+}
+
+interface MediaField {
+  key: string | null;
+  type: string;
+  url: string;
+}
+
+interface PolicyError {
+  id: string;
+  message: string;
+}
+
+/**
+ * POST /v1/moderate, top to bottom:
+ * validate → normalize → run policies → evaluate → recommend → store.
+ * A policy that throws becomes an `errors` entry; the request still succeeds.
+ */
+export async function moderate(deps: PipelineDeps, projectId: string, body: ModerateBody): Promise<ModerateResponse> {
+  const started = performance.now();
+
+  // validate: what the schema cannot know (channel, policy ids and their settings)
+  const channel = await resolveChannel(deps.db, projectId, body.channel);
+  const policySettings = body.policies ? requestPolicies(body.policies) : channel.config.policies;
+  const { texts, media } = splitContent(body.content);
+
+  // normalize
+  const fields = texts.map((field) => prepareText(field.key, field.text, channel.config.unicodeNormalization, policySettings));
+
+  // run policies
+  const errors: PolicyError[] = media.map(notAnalysed);
+  const scored: ScoredPolicy[] = [];
+  for (const settings of policySettings) {
+    const outcome = await runPolicy(settings, fields, body.content.type === 'object');
+    if ('error' in outcome) errors.push({ id: settings.id, message: outcome.error });
+    else scored.push(outcome.scored);
+  }
+
+  // evaluate and recommend
+  const evaluation = evaluate(scored);
+  const unicodeRan = fields.some((f) => f.unicode !== null);
+  if (unicodeRan) evaluation.unicode_spoofed = fields.some((f) => f.unicode?.spoofed === true);
+  const recommendation = recommend(evaluation, channel.config.triage);
+  const modified = modifiedContent(body, fields);
+  const insights = runInsights(channel, fields);
+  const policies = scored.map((s) => s.result).sort((a, b) => b.probability - a.probability);
+
+  // store
+  const submittedAt = body.timestamp ?? Date.now();
+  let contentId = body.contentId ?? newId('cnt');
+  let author: AuthorSummary | null = null;
+  if (body.doNotStore) {
+    if (body.authorId) author = await findAuthorSummary(deps.db, projectId, body.authorId);
+  } else {
+    const stored = await deps.committer.run(async (tx) => {
+      const seen = body.authorId ? await recordAuthorSeen(tx, projectId, body.authorId, submittedAt) : null;
+      const item = await storeContent(tx, {
+        projectId,
+        externalId: body.contentId ?? null,
+        channelId: channel.id,
+        authorId: seen?.id ?? null,
+        conversationId: body.conversationId ?? null,
+        metaType: body.metaType ?? null,
+        contentType: body.content.type,
+        content: body.content,
+        modified: modified.value,
+        metadata: body.metadata ?? null,
+        flagged: evaluation.flagged,
+        flagProbability: evaluation.flag_probability,
+        severityScore: evaluation.severity_score,
+        recommendation: recommendation.action,
+        result: { evaluation, recommendation, policies, insights, errors, unicode: unicodeFindings(fields) },
+        submittedAt,
+      });
+      return { seen, item };
+    });
+    author = stored.seen;
+    contentId = stored.item.externalId;
+  }
+
+  const response: ModerateResponse = {
+    content: { id: contentId, masked: modified.masked, modified: modified.value },
+    author,
+    evaluation,
+    recommendation,
+    policies,
+    insights,
+    meta: {
+      status: errors.length > 0 ? 'partial_success' : 'success',
+      timestamp: Date.now(),
+      channel_key: channel.key,
+      usage: Math.max(1, fields.length),
+      processing_time: `${(performance.now() - started).toFixed(2)}ms`,
+    },
+  };
+  if (errors.length > 0) response.errors = errors;
+  return response;
+}
+
+function requestPolicies(raw: NonNullable<ModerateBody['policies']>): PolicySettings[] {
+  const { value, issues } = normalizePolicyList(raw, '/policies');
+  if (issues.length > 0) throw badRequest('Invalid policies override', issues);
+  return value;
+}
+
+function splitContent(content: ModerateBody['content']): { texts: Array<{ key: string | null; text: string }>; media: MediaField[] } {
+  const texts: Array<{ key: string | null; text: string }> = [];
+  const media: MediaField[] = [];
+  if (content.type === 'text') texts.push({ key: null, text: content.text });
+  else if (content.type === 'object') {
+    for (const [key, item] of Object.entries(content.data)) {
+      if (item.type === 'text') texts.push({ key, text: item.text });
+      else media.push({ key, type: item.type, url: item.url });
+    }
+  } else media.push({ key: null, type: content.type, url: content.url });
+  return { texts, media };
+}
+
+const notAnalysed = (field: MediaField): PolicyError => ({
+  id: `${field.type}_analysis`,
+  message: `${field.type} content${field.key === null ? '' : ` in field "${field.key}"`} was accepted but not analysed: ${field.type} moderation is not available in this version`,
+});
+
+type PolicyOutcome = { scored: ScoredPolicy } | { error: string };
+
+async function runPolicy(settings: PolicySettings, fields: readonly PreparedField[], isObject: boolean): Promise<PolicyOutcome> {
+  const { policy } = findPolicy(settings.id)!;
+  const threshold = settings.threshold ?? policy.defaultThreshold;
+  const perField: Array<FieldResult | undefined> = [];
+  try {
+    for (const field of fields) {
+      const ctx: PolicyContext = { fieldKey: field.key, original: field.original, analyses: field.analyses };
+      const text = policy.id === 'unicode_spoofing' ? field.original : field.text;
+      const outcome = policy.evaluate(text, settings, ctx);
+      perField.push(outcome instanceof Promise ? await outcome : outcome);
+    }
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : `Policy ${settings.id} failed` };
+  }
+
+  let probability = 0;
+  let flagged = false;
+  let best: FieldResult | undefined;
+  const flaggedFields: string[] = [];
+  const labels = new Map<string, { id: string; probability: number; flagged: boolean }>();
+  const matches: NonNullable<PolicyResult['matches']> = [];
+  perField.forEach((result, index) => {
+    if (!result) return;
+    const fieldFlagged = settings.flag && (result.flagged ?? result.probability >= threshold);
+    if (fieldFlagged) {
+      flagged = true;
+      const key = fields[index]!.key;
+      if (key !== null) flaggedFields.push(key);
+    }
+    if (best === undefined || result.probability > probability) {
+      probability = Math.max(probability, result.probability);
+      best = result;
+    }
+    for (const label of result.labels ?? []) {
+      const labelFlagged = settings.flag && (label.flagged ?? label.probability >= threshold);
+      const seen = labels.get(label.id);
+      if (!seen) labels.set(label.id, { id: label.id, probability: label.probability, flagged: labelFlagged });
+      else {
+        seen.probability = Math.max(seen.probability, label.probability);
+        seen.flagged ||= labelFlagged;
+      }
+    }
+    for (const m of result.matches ?? []) {
+      matches.push({ match: m.match, probability: m.probability, span: m.span });
+      if (m.replacement !== undefined) fields[index]!.replacements.push(m);
+    }
+  });
+
+  const result: PolicyResult = { id: settings.id, type: policy.type, probability: round(probability), flagged };
+  if (isObject) result.flagged_fields = flaggedFields;
+  if (labels.size > 0) result.labels = [...labels.values()].map((l) => ({ ...l, probability: round(l.probability) }));
+  if (policy.type === 'entity_matcher') result.matches = matches;
+  const data = policy.mergeData ? policy.mergeData(perField.map((r) => r?.data)) : best?.data;
+  if (data !== undefined) result.data = data;
+  return { scored: { result, flagEnabled: settings.flag, severity: policy.severity } };
+}
+
+/** Masks applied over normalized text; `modified` is present whenever either changed the text. */
+function modifiedContent(body: ModerateBody, fields: readonly PreparedField[]) {
+  let masked = false;
+  const finalTexts = fields.map((field) => {
+    const masking = applyReplacements(field.text, field.replacements);
+    if (masking.applied) masked = true;
+    return masking.text;
+  });
+  const changed = fields.some((field, i) => finalTexts[i] !== field.original);
+  if (!changed) return { masked, value: null };
+  if (body.content.type === 'text') return { masked, value: finalTexts[0]! };
+  const data: Record<string, unknown> = {};
+  if (body.content.type === 'object') {
+    for (const [key, item] of Object.entries(body.content.data)) data[key] = item;
+    fields.forEach((field, i) => {
+      data[field.key!] = { type: 'text', text: finalTexts[i] };
+    });
+  }
+  return { masked, value: data };
+}
+
+function runInsights(channel: Channel, fields: readonly PreparedField[]): InsightResult[] {
+  if (channel.config.insights.length === 0) return [];
+  const text = fields.map((f) => f.text).join('\n');
+  const results: InsightResult[] = [];
+  for (const id of channel.config.insights) {
+    const insight = findInsight(id);
+    if (!insight) continue;
+    const { value, probability } = insight.run(text);
+    results.push({ id, type: 'insight', probability: round(probability), value });
+  }
+  return results;
+}
+
+function unicodeFindings(fields: readonly PreparedField[]) {
+  const withFindings = fields.filter((f) => f.unicode !== null && f.unicode.findings.length > 0);
+  if (withFindings.length === 0) return undefined;
+  return withFindings.map((f) => ({ field: f.key, findings: f.unicode!.findings }));
+}
+
+const round = (n: number) => Math.round(n * 10_000) / 10_000;

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ModerateBody, ModerateResponse } from '../schemas/moderate.ts';
+import { errorResponses } from '../schemas/common.ts';
+import { moderate } from '../pipeline/moderate.ts';
+
+export async function moderateRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(
+    '/moderate',
+    {
+      schema: {
+        summary: 'Moderate content',
+        description: 'Evaluates text, image or object content against the policies of a channel, stores it unless doNotStore is set, and returns the verdict.',
+        tags: ['content'],
+        body: ModerateBody,
+        response: { 200: ModerateResponse, ...errorResponses(404, 413) },
+      },
+    },
+    (request) => moderate(app.deps, request.principal.projectId, request.body),
+  );
+}

@@ -1,0 +1,186 @@
+import type { Queryable } from '../db/database.ts';
+import type { PolicySettings } from '../core/policy.ts';
+import { DEFAULT_TRIAGE, type TriageThresholds } from '../core/recommendation.ts';
+import { ApiError, badRequest, conflict, notFound, type ErrorIssue } from '../errors.ts';
+import { newId } from '../lib/ids.ts';
+import { TtlCache } from '../lib/ttl-cache.ts';
+import { defaultChannelPolicies, normalizePolicyList } from '../policies/registry.ts';
+import { insightIds } from '../policies/insights.ts';
+import type { CreateChannelBody, UpdateChannelBody, ChannelView } from '../schemas/channel.ts';
+
+export const DEFAULT_CHANNEL_KEY = 'default';
+// Another node's channel edits reach this node's hot path within this time.
+const CHANNEL_CACHE_TTL_MS = 5_000;
+
+/** The settings a channel applies to every submission; stored as one jsonb document. */
+export interface ChannelConfig {
+  policies: PolicySettings[];
+  insights: string[];
+  unicodeNormalization: boolean;
+  triage: TriageThresholds;
+}
+
+export interface Channel {
+  id: string;
+  projectId: string;
+  key: string;
+  name: string;
+  isDefault: boolean;
+  config: ChannelConfig;
+  createdAt: number;
+  updatedAt: number;
+}
+
+const cache = new TtlCache<Channel>(CHANNEL_CACHE_TTL_MS);
+
+export function defaultChannelConfig(): ChannelConfig {
+  return { policies: defaultChannelPolicies(), insights: [], unicodeNormalization: true, triage: { ...DEFAULT_TRIAGE } };
+}
+
+function validateConfig(config: ChannelConfig): ChannelConfig {
+  const issues: ErrorIssue[] = [];
+  const policies = normalizePolicyList(config.policies as unknown as Record<string, unknown>[], '/policies');
+  issues.push(...policies.issues);
+  const known = insightIds();
+  config.insights.forEach((id, i) => {
+    if (!known.includes(id)) issues.push({ message: `Unknown insight "${id}". Known insights: ${known.join(', ') || 'none'}`, path: `/insights/${i}` });
+  });
+  if (new Set(config.insights).size !== config.insights.length) issues.push({ message: 'Insights are listed twice', path: '/insights' });
+  if (config.triage.review > config.triage.reject) {
+    issues.push({ message: 'triage.review must not be above triage.reject', path: '/triage' });
+  }
+  if (issues.length > 0) throw badRequest('Invalid channel settings', issues);
+  return { ...config, policies: policies.value };
+}
+
+const fromRow = (row: Record<string, unknown>): Channel => ({
+  id: row.id as string,
+  projectId: row.project_id as string,
+  key: row.key as string,
+  name: row.name as string,
+  isDefault: row.is_default as boolean,
+  config: { ...defaultChannelConfig(), ...(row.config as Partial<ChannelConfig>) },
+  createdAt: row.created_at as number,
+  updatedAt: row.updated_at as number,
+});
+
+export const toChannelView = (channel: Channel): ChannelView => ({
+  id: channel.id,
+  key: channel.key,
+  name: channel.name,
+  isDefault: channel.isDefault,
+  policies: channel.config.policies,
+  insights: channel.config.insights,
+  unicodeNormalization: channel.config.unicodeNormalization,
+  triage: channel.config.triage,
+  createdAt: channel.createdAt,
+  updatedAt: channel.updatedAt,
+});
+
+const COLUMNS = 'id, project_id, key, name, is_default, config, created_at, updated_at';
+
+async function insertChannel(db: Queryable, projectId: string, key: string, name: string, config: ChannelConfig, isDefault: boolean) {
+  const now = Date.now();
+  try {
+    const { rows } = await db.query(
+      `INSERT INTO channels (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${COLUMNS}`,
+      [newId('ch'), projectId, key, name, isDefault, JSON.stringify(config), now],
+    );
+    return fromRow(rows[0]!);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`A channel with key "${key}" already exists`, [{ message: 'duplicate key', path: '/key' }]);
+    throw error;
+  }
+}
+
+export const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
+
+export function createDefaultChannel(db: Queryable, projectId: string): Promise<Channel> {
+  return insertChannel(db, projectId, DEFAULT_CHANNEL_KEY, 'Default', defaultChannelConfig(), true);
+}
+
+export async function createChannel(db: Queryable, projectId: string, body: CreateChannelBody): Promise<Channel> {
+  const defaults = defaultChannelConfig();
+  const config = validateConfig({
+    policies: (body.policies as PolicySettings[] | undefined) ?? defaults.policies,
+    insights: body.insights ?? defaults.insights,
+    unicodeNormalization: body.unicodeNormalization ?? defaults.unicodeNormalization,
+    triage: body.triage ?? defaults.triage,
+  });
+  return insertChannel(db, projectId, body.key, body.name, config, false);
+}
+
+export async function listChannels(db: Queryable, projectId: string): Promise<Channel[]> {
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM channels WHERE project_id = $1 ORDER BY created_at, id`, [projectId]);
+  return rows.map(fromRow);
+}
+
+async function findChannel(db: Queryable, projectId: string, idOrKey: string): Promise<Channel | null> {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM channels WHERE project_id = $1 AND (id = $2 OR key = $2) ORDER BY (id = $2) DESC LIMIT 1`,
+    [projectId, idOrKey],
+  );
+  return rows[0] ? fromRow(rows[0]) : null;
+}
+
+export async function getChannel(db: Queryable, projectId: string, idOrKey: string): Promise<Channel> {
+  const channel = await findChannel(db, projectId, idOrKey);
+  if (!channel) throw notFound(`Channel "${idOrKey}"`);
+  return channel;
+}
+
+/**
+ * The hot-path lookup for /v1/moderate: the named channel, or the project's
+ * default one. Served from memory; a miss reads the store once.
+ */
+export async function resolveChannel(db: Queryable, projectId: string, idOrKey: string | undefined): Promise<Channel> {
+  const cacheKey = `${projectId}\u0000${idOrKey ?? ''}`;
+  const cached = cache.get(cacheKey);
+  if (cached) return cached;
+  let channel: Channel | null;
+  if (idOrKey === undefined) {
+    const { rows } = await db.query(`SELECT ${COLUMNS} FROM channels WHERE project_id = $1 AND is_default`, [projectId]);
+    channel = rows[0] ? fromRow(rows[0]) : null;
+  } else {
+    channel = await findChannel(db, projectId, idOrKey);
+  }
+  if (!channel) throw notFound(`Channel "${idOrKey ?? DEFAULT_CHANNEL_KEY}"`);
+  cache.set(cacheKey, channel);
+  return channel;
+}
+
+export async function updateChannel(db: Queryable, projectId: string, idOrKey: string, body: UpdateChannelBody): Promise<Channel> {
+  const current = await getChannel(db, projectId, idOrKey);
+  if (current.isDefault && body.key !== undefined && body.key !== current.key) {
+    throw new ApiError('BAD_REQUEST', 'The default channel keeps its key', [{ message: 'cannot change', path: '/key' }]);
+  }
+  const config = validateConfig({
+    policies: (body.policies as PolicySettings[] | undefined) ?? current.config.policies,
+    insights: body.insights ?? current.config.insights,
+    unicodeNormalization: body.unicodeNormalization ?? current.config.unicodeNormalization,
+    triage: body.triage ?? current.config.triage,
+  });
+  try {
+    const { rows } = await db.query(
+      `UPDATE channels SET key = $3, name = $4, config = $5, updated_at = $6 WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      [projectId, current.id, body.key ?? current.key, body.name ?? current.name, JSON.stringify(config), Date.now()],
+    );
+    forget(projectId);
+    return fromRow(rows[0]!);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`A channel with key "${body.key}" already exists`, [{ message: 'duplicate key', path: '/key' }]);
+    throw error;
+  }
+}
+
+export async function deleteChannel(db: Queryable, projectId: string, idOrKey: string): Promise<Channel> {
+  const current = await getChannel(db, projectId, idOrKey);
+  if (current.isDefault) throw new ApiError('BAD_REQUEST', 'The default channel cannot be deleted');
+  await db.query('DELETE FROM channels WHERE project_id = $1 AND id = $2', [projectId, current.id]);
+  forget(projectId);
+  return current;
+}
+
+function forget(projectId: string): void {
+  cache.deleteWhere((key) => key.startsWith(`${projectId}\u0000`));
+}

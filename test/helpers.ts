@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { loadConfig } from '../src/config.ts';
+import { startServer, type RunningServer } from '../src/server.ts';
+import { createProject } from '../src/services/projects.ts';
+
+/**
+ * A real server on a real port for API-level tests. With DATABASE_URL set it
+ * runs on a fresh PostgreSQL database created for this server (dropped on
+ * close); otherwise on an in-memory PGlite store.
+ */
+export interface TestServer {
+  server: RunningServer;
+  url: string;
+  baseURL: string;
+  apiKey: string;
+  projectId: string;
+  request(method: string, path: string, options?: { body?: unknown; rawBody?: string; key?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  newProject(): Promise<{ projectId: string; apiKey: string }>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const adminUrl = process.env.DATABASE_URL;
+  let databaseUrl: string | undefined;
+  let dropDatabase = async () => {};
+  if (adminUrl) {
+    const name = `om_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    };
+  }
+  const apiKey = `test_${randomBytes(18).toString('base64url')}`;
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    BOOTSTRAP_API_KEY: apiKey,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '4' } : {}),
+    ...env,
+  });
+  const server = await startServer(config, { inMemory: true });
+  const url = server.url;
+  return {
+    server,
+    url,
+    baseURL: `${url}/v1`,
+    apiKey,
+    projectId: server.bootstrapped!.projectId,
+    async request(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      const key = options.key === undefined ? apiKey : options.key;
+      if (key !== null) headers.authorization = `Bearer ${key}`;
+      let body: string | undefined = options.rawBody;
+      if (options.body !== undefined) body = JSON.stringify(options.body);
+      if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+      const response = await fetch(`${url}${path}`, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text === '' ? null : JSON.parse(text);
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: response.status, body: parsed, headers: response.headers };
+    },
+    async newProject() {
+      const { project, apiKey: key } = await createProject(server.db, 'another project');
+      return { projectId: project.id, apiKey: key };
+    },
+    async close() {
+      await server.close();
+      await dropDatabase();
+    },
+  };
+}
+
+/** Counts rows of a table for one project, straight from the store. */
+export async function countRows(test: TestServer, table: 'content_items' | 'authors' | 'outbox' | 'channels', projectId = test.projectId): Promise<number> {
+  const { rows } = await test.server.db.query<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE project_id = $1`, [projectId]);
+  return rows[0]!.n;
+}
