@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { createTestDatabaseUrl } from '../src/db/testing.ts';
 import { loadConfig } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 import { createProject } from '../src/services/projects.ts';
@@ -21,25 +21,9 @@ export interface TestServer {
 }
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const adminUrl = process.env.DATABASE_URL;
-  let databaseUrl: string | undefined;
-  let dropDatabase = async () => {};
-  if (adminUrl) {
-    const name = `om_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    };
-  }
+  const target = await createTestDatabaseUrl();
+  const databaseUrl = target.url;
+  const dropDatabase = target.drop;
   const apiKey = `test_${randomBytes(18).toString('base64url')}`;
   const config = loadConfig({
     PORT: '0',
