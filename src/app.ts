@@ -5,6 +5,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { GroupCommitter } from './db/group-commit.ts';
+import { OutboxDispatcher } from './outbox/outbox.ts';
+import { outboxHandlers } from './outbox/handlers.ts';
 import { ApiError, ERROR_STATUS, type ErrorCode, type ErrorIssue } from './errors.ts';
 import { ErrorBodySchema } from './schemas/common.ts';
 import { authenticate, type Principal } from './services/api-keys.ts';
@@ -26,6 +28,8 @@ export interface AppDeps {
   config: Config;
   db: Database;
   committer: GroupCommitter;
+  /** Delivers outbox events; `poke()` after a commit that enqueued some. */
+  outbox: OutboxDispatcher;
 }
 
 export type App = FastifyInstance & { withTypeProvider(): FastifyInstance };
@@ -54,7 +58,10 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const deps: AppDeps = { config, db, committer: new GroupCommitter(db) };
+  const deps = { config, db, committer: new GroupCommitter(db) } as AppDeps;
+  deps.outbox = new OutboxDispatcher(db, outboxHandlers(deps), {
+    onError: (error, event) => app.log.warn({ err: error, outboxId: event?.id, topic: event?.topic }, 'outbox delivery failed'),
+  });
   app.decorate('deps', deps);
   app.decorateRequest('principal', null as unknown as Principal);
   app.addSchema(ErrorBodySchema);
@@ -91,8 +98,12 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     },
     { prefix: '/v1' },
   );
+  app.addHook('onReady', async () => {
+    deps.outbox.start();
+  });
   app.addHook('onClose', async () => {
     await deps.committer.drained();
+    await deps.outbox.stop();
   });
   return app;
 }
