@@ -25,6 +25,7 @@ interface ModelSpec {
   negatives: Source[];
   epochs?: number;
   l2?: number;
+  maxClassWeight?: number;
   seed: number;
 }
 
@@ -45,6 +46,30 @@ function every<T>(items: T[], step: number): T[] {
   return items.filter((_, i) => i % step === 0);
 }
 
+/**
+ * Longer texts for the hand-written categories: each positive sentence is
+ * embedded among 1–3 benign sentences (still a positive), and benign sentences
+ * are joined into paragraphs (negatives), so length and register are not cues.
+ */
+function passages(core: string[], fillers: string[], seed: number, perItem = 1): string[] {
+  if (fillers.length === 0) return [];
+  const random = mulberry32(seed);
+  const out: string[] = [];
+  for (const sentence of core) {
+    for (let k = 0; k < perItem; k++) {
+      const parts = [sentence];
+      const extra = 1 + Math.floor(random() * 3);
+      for (let i = 0; i < extra; i++) {
+        const filler = fillers[Math.floor(random() * fillers.length)]!;
+        if (random() < 0.5) parts.push(filler);
+        else parts.unshift(filler);
+      }
+      out.push(parts.join(' '));
+    }
+  }
+  return out;
+}
+
 export function buildSpecs(): ModelSpec[] {
   const dav = davidson('train');
   const olid = tweetEval('offensive', 'train');
@@ -60,7 +85,7 @@ export function buildSpecs(): ModelSpec[] {
 
   const own = (name: string) => ownSentences(name);
   const neutral: Source = { name: 'own:neutral', texts: own('neutral') };
-  const identityNeutral: Source = { name: 'own:identity-neutral-positive', texts: identity.benign };
+  const identityNeutral: Source = { name: 'own:identity-neutral-positive', texts: identity.benign, weight: 2 };
   const identityHate: Source = { name: 'own:identity-hate', texts: identity.hateful };
   const davNeither: Source = { name: 'davidson:neither', texts: dav.filter((e) => e.klass === 2).map((e) => e.text) };
   const davOffensive: Source = { name: 'davidson:offensive', texts: dav.filter((e) => e.klass === 1).map((e) => e.text) };
@@ -72,12 +97,19 @@ export function buildSpecs(): ModelSpec[] {
   const toxHate: Source = { name: 'toxigen:hate', texts: texts(tox, (e) => e.label === 1) };
   const toxNeutral: Source = { name: 'toxigen:neutral', texts: texts(tox, (e) => e.label === 0) };
   const generalTweets: Source = { name: 'tweeteval:sentiment-val+emotion+irony', texts: [...sentimentVal.map((e) => e.text), ...emotion.map((e) => e.text), ...irony.map((e) => e.text)] };
-  const harassment: Source = { name: 'own:harassment', texts: own('harassment') };
-  const sexual: Source = { name: 'own:sexual', texts: own('sexual') };
-  const violence: Source = { name: 'own:violence', texts: own('violence') };
-  const selfHarm: Source = { name: 'own:self_harm', texts: own('self_harm') };
-  const flirtation: Source = { name: 'own:flirtation', texts: own('flirtation') };
-  const hardNegatives: Source = { name: 'own:hard-negatives', texts: own('hard_negatives') };
+  const neutralTexts = own('neutral');
+  const withPassages = (name: string, seed: number): Source => {
+    const core = own(name);
+    return { name: `own:${name} (+passages)`, texts: [...core, ...passages(core, neutralTexts, seed, 2)] };
+  };
+  const harassment = withPassages('harassment', 201);
+  const sexual = withPassages('sexual', 202);
+  const violence = withPassages('violence', 203);
+  const selfHarm = withPassages('self_harm', 204);
+  const flirtation = withPassages('flirtation', 205);
+  const hardNegativeTexts = own('hard_negatives');
+  const hardNegatives: Source = { name: 'own:hard-negatives (+passages)', texts: [...hardNegativeTexts, ...passages(hardNegativeTexts, neutralTexts, 206, 2)], weight: 2 };
+  const neutralPassages: Source = { name: 'own:neutral passages', texts: passages(neutralTexts, neutralTexts, 207, 3) };
   const political: Source = { name: 'own:political', texts: own('political') };
   const religion: Source = { name: 'own:religion', texts: own('religion') };
   const selfPromotion: Source = { name: 'own:self_promotion', texts: own('self_promotion') };
@@ -88,37 +120,41 @@ export function buildSpecs(): ModelSpec[] {
       name: 'toxicity',
       seed: 101,
       positives: [davHate, davOffensive, olidOff, { ...hatEvalHate, weight: 0.5 }, harassment, identityHate, toxHate],
-      negatives: [davNeither, olidNot, hatEvalNot, toxNeutral, identityNeutral, neutral, hardNegatives, selfHarm, { ...generalTweets, weight: 0.5 }],
+      negatives: [davNeither, olidNot, hatEvalNot, toxNeutral, identityNeutral, neutral, neutralPassages, hardNegatives, selfHarm, sexual, { ...generalTweets, weight: 0.5 }],
     },
     {
       name: 'hate',
       seed: 102,
-      positives: [davHate, hatEvalHate, toxHate, identityHate],
-      negatives: [davOffensive, davNeither, hatEvalNot, olidNot, toxNeutral, identityNeutral, harassment, neutral, hardNegatives],
+      positives: [davHate, { ...hatEvalHate, weight: 0.7 }, toxHate, identityHate],
+      negatives: [davOffensive, davNeither, hatEvalNot, olidNot, toxNeutral, identityNeutral, harassment, neutral, neutralPassages, hardNegatives],
+      maxClassWeight: 2,
     },
     {
       name: 'sexual',
       seed: 103,
       positives: [sexual],
-      negatives: [neutral, hardNegatives, violence, selfHarm, harassment, { ...flirtation, weight: 0.5 }, davNeither, olidNot, generalTweets, toxNeutral, identityNeutral],
+      negatives: [neutral, neutralPassages, hardNegatives, violence, selfHarm, harassment, { ...flirtation, weight: 0.5 }, davNeither, olidNot, generalTweets, toxNeutral, identityNeutral, { ...davOffensive, weight: 0.5 }, { ...olidOff, weight: 0.5 }, { ...hatEvalHate, weight: 0.5 }],
+      l2: 1e-5,
     },
     {
       name: 'violence',
       seed: 104,
       positives: [violence],
-      negatives: [neutral, hardNegatives, sexual, selfHarm, harassment, davNeither, davOffensive, olidNot, generalTweets, toxNeutral, identityNeutral],
+      negatives: [neutral, neutralPassages, hardNegatives, sexual, selfHarm, harassment, davNeither, davOffensive, olidNot, { ...olidOff, weight: 0.5 }, hatEvalNot, generalTweets, toxNeutral, identityNeutral],
+      l2: 1e-5,
     },
     {
       name: 'self_harm',
       seed: 105,
       positives: [selfHarm],
-      negatives: [neutral, hardNegatives, sexual, violence, harassment, davNeither, olidNot, generalTweets, toxNeutral],
+      negatives: [neutral, neutralPassages, hardNegatives, sexual, violence, harassment, davNeither, { ...davOffensive, weight: 0.5 }, olidNot, generalTweets, toxNeutral],
+      l2: 1e-5,
     },
     {
       name: 'flirtation',
       seed: 106,
       positives: [flirtation],
-      negatives: [neutral, hardNegatives, { ...sexual, weight: 0.5 }, violence, harassment, davNeither, generalTweets],
+      negatives: [neutral, neutralPassages, hardNegatives, { ...sexual, weight: 0.5 }, violence, harassment, davNeither, generalTweets],
     },
     {
       name: 'spam',
@@ -141,13 +177,13 @@ export function buildSpecs(): ModelSpec[] {
       name: 'political',
       seed: 109,
       positives: [{ name: 'tweeteval:stance abortion+climate+feminist+hillary', texts: [...stance('abortion'), ...stance('climate'), ...stance('feminist'), ...stance('hillary')] }, political],
-      negatives: [{ name: 'tweeteval:stance atheism', texts: stance('atheism') }, { name: 'tweeteval:emotion+irony', texts: [...emotion.map((e) => e.text), ...irony.map((e) => e.text)], weight: 0.5 }, neutral, religion, davNeither],
+      negatives: [{ name: 'tweeteval:stance atheism', texts: stance('atheism') }, { name: 'tweeteval:emotion+irony', texts: [...emotion.map((e) => e.text), ...irony.map((e) => e.text)], weight: 0.5 }, neutral, religion, davNeither, identityNeutral],
     },
     {
       name: 'religion',
       seed: 110,
       positives: [{ name: 'tweeteval:stance atheism', texts: stance('atheism') }, religion],
-      negatives: [{ name: 'tweeteval:stance abortion+climate+hillary', texts: [...stance('abortion'), ...stance('climate'), ...stance('hillary')] }, { name: 'tweeteval:emotion+irony', texts: [...emotion.map((e) => e.text), ...irony.map((e) => e.text)], weight: 0.5 }, neutral, political, davNeither],
+      negatives: [{ name: 'tweeteval:stance abortion+climate+hillary', texts: [...stance('abortion'), ...stance('climate'), ...stance('hillary')] }, { name: 'tweeteval:emotion+irony', texts: [...emotion.map((e) => e.text), ...irony.map((e) => e.text)], weight: 0.5 }, neutral, political, davNeither, { ...identityNeutral, texts: identityNeutral.texts.filter((t) => !/muslim|jew|christian|hindu|sikh|buddhist|atheist/i.test(t)) }],
     },
     ...sentimentSpecs(sentimentVal, emotion, neutral),
   ];
@@ -199,7 +235,7 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
     for (const [sources, label] of [[spec.positives, 1], [spec.negatives, 0]] as const) {
       for (const source of sources) for (const text of source.texts) if (text.trim()) examples.push({ features: featurize(text), label, weight: source.weight ?? 1 });
     }
-    const { weights, bias } = trainLogistic(examples, { seed: spec.seed, epochs: spec.epochs ?? 6, l2: spec.l2 });
+    const { weights, bias } = trainLogistic(examples, { seed: spec.seed, epochs: spec.epochs ?? 6, l2: spec.l2, maxClassWeight: spec.maxClassWeight });
     const payload = encodeModel(weights, bias);
     const file = compressModel(payload);
     const fileName = `${spec.name}.oml`;

@@ -49,7 +49,15 @@ export interface TextFeatures {
   emailCount: number;
   phoneCount: number;
   capsRatio: number;
+  /**
+   * Windows of at most CHUNK_TOKENS tokens for long texts (empty when the text
+   * is short). Detectors take the max over windows: otherwise one explicit
+   * paragraph in a long story is averaged away by the benign rest.
+   */
+  chunks: TextFeatures[];
 }
+
+export const CHUNK_TOKENS = 48;
 
 const TOKEN_PATTERN =
   /https?:\/\/[^\s]+|www\.[^\s]+|[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+\.[\p{L}.]{2,}|[@#]?[\p{L}\p{N}'’*$@]+|\p{Extended_Pictographic}/gu;
@@ -135,6 +143,26 @@ export function computeFeatures(text: string): TextFeatures {
   const normalized = text.normalize('NFKC').toLowerCase();
   const counts = { url: 0, email: 0, mention: 0, hashtag: 0, emoji: 0 };
   const tokens = tokenize(normalized, counts);
+  const features = featuresFromTokens(text, normalized, tokens, counts);
+  if (tokens.length > CHUNK_TOKENS * 1.5) {
+    for (let start = 0; start < tokens.length; start += CHUNK_TOKENS) {
+      let end = start + CHUNK_TOKENS;
+      // Fold a short tail into the previous window.
+      if (tokens.length - end < CHUNK_TOKENS / 3) end = tokens.length;
+      const window = tokens.slice(start, end);
+      features.chunks.push(featuresFromTokens(window.join(' '), window.join(' '), window, { url: 0, email: 0, mention: 0, hashtag: 0, emoji: 0 }));
+      if (end === tokens.length) break;
+    }
+  }
+  return features;
+}
+
+function featuresFromTokens(
+  text: string,
+  normalized: string,
+  tokens: string[],
+  counts: { url: number; email: number; mention: number; hashtag: number; emoji: number },
+): TextFeatures {
   const indices: number[] = [];
   const values: number[] = [];
 
@@ -204,9 +232,12 @@ export function computeFeatures(text: string): TextFeatures {
   add(structuralIndex('emoji'), counts.emoji > 0 ? 1 : 0);
 
   const lexicon = lexiconHits(tokens);
+  // Hits are scaled by text length like the n-grams: one incidental "woman" in a
+  // long story must weigh less than in a five-word message.
+  const lexiconScale = 1 / Math.sqrt(Math.max(tokens.length, 4) / 4);
   for (let i = 0; i < LEXICON_FEATURES.length; i++) {
     const value = lexicon.scores[i]!;
-    if (value > 0) add(LEXICON_BASE + i, Math.min(value, 3) / 3);
+    if (value > 0) add(LEXICON_BASE + i, Math.min(1, value * lexiconScale));
   }
 
   return {
@@ -219,6 +250,7 @@ export function computeFeatures(text: string): TextFeatures {
     emailCount: counts.email,
     phoneCount,
     capsRatio,
+    chunks: [],
   };
 }
 

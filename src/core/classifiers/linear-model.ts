@@ -28,6 +28,14 @@ export class LinearModel {
   probability(features: TextFeatures): number {
     return 1 / (1 + Math.exp(-this.margin(features)));
   }
+
+  /** Highest window probability of a long text (whole-text probability for short ones). */
+  maxWindowProbability(features: TextFeatures): number {
+    if (features.chunks.length === 0) return this.probability(features);
+    let best = -Infinity;
+    for (const chunk of features.chunks) best = Math.max(best, this.margin(chunk));
+    return 1 / (1 + Math.exp(-best));
+  }
 }
 
 /** Quantizes weights to int8 and returns the uncompressed payload (what reproducibility hashes compare). */

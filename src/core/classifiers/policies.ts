@@ -8,7 +8,8 @@ import { featuresOf, type TextFeatures } from './features.ts';
 import { lexiconIndex } from './lexicons.ts';
 import { model, type ModelName } from './models.ts';
 
-const round = (value: number): number => Math.round(Math.min(1, Math.max(0, value)) * 1000) / 1000;
+// Six decimals: coarser rounding ties many low scores at 0 and destroys the ranking.
+const round = (value: number): number => Math.round(Math.min(1, Math.max(0, value)) * 1e6) / 1e6;
 
 /** Saturating map of lexicon evidence to a probability: 1 strong hit ≈ 0.6, 2 ≈ 0.84. */
 const saturate = (evidence: number, rate = 0.9): number => 1 - Math.exp(-rate * evidence);
@@ -17,9 +18,13 @@ function lex(features: TextFeatures, category: string): number {
   return features.lexicon.scores[lexiconIndex(category)] ?? 0;
 }
 
+/** Detectors of harmful passages score the worst window of a long text; topic models score the whole text. */
+const WINDOWED: ReadonlySet<ModelName> = new Set(['toxicity', 'hate', 'sexual', 'violence', 'self_harm', 'flirtation']);
+
 function modelProbability(name: ModelName, features: TextFeatures): number | null {
   const m = model(name);
-  return m ? m.probability(features) : null;
+  if (!m) return null;
+  return WINDOWED.has(name) ? m.maxWindowProbability(features) : m.probability(features);
 }
 
 type Scorer = (features: TextFeatures, text: string) => FieldResult;

