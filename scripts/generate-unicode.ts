@@ -81,6 +81,7 @@ const F = {
   CJK: 1 << 18,
   WHITESPACE: 1 << 19,
   UPPER: 1 << 20,
+  STYLED_DIGIT: 1 << 21,
 } as const;
 
 const flags = new Uint32Array(MAX_CP);
@@ -103,8 +104,18 @@ const GENERIC_MARK_BLOCKS: Array<[number, number]> = [
   [0xfe20, 0xfe2f],
 ];
 // Generic marks that real orthographies use although no precomposed letter contains them
-// (Pe̍h-ōe-jī dot above right and vertical line above, syllabic and tone marks below, tie bars).
-const EXTRA_ORTHOGRAPHIC_MARKS = [0x030d, 0x0329, 0x0358, 0x0361, 0x035c, 0x0332, 0x0310, 0x0304, 0x0331];
+// (Pe̍h-ōe-jī dot above right and vertical line above, syllabic and tone marks below, tie bars,
+// the stroke and solidus overlays of barred vowels in Otomanguean orthographies).
+const EXTRA_ORTHOGRAPHIC_MARKS = [0x0335, 0x0338, 0x030d, 0x0329, 0x0358, 0x0361, 0x035c, 0x0332, 0x0310, 0x0304, 0x0331];
+
+// Brand and service names that phishing impersonates most; absent from general word lists.
+const BRAND_NAMES = [
+  'paypal', 'google', 'gmail', 'youtube', 'amazon', 'apple', 'icloud', 'microsoft', 'outlook', 'office',
+  'netflix', 'facebook', 'instagram', 'whatsapp', 'telegram', 'discord', 'steam', 'twitter', 'tiktok',
+  'snapchat', 'linkedin', 'spotify', 'ebay', 'visa', 'mastercard', 'coinbase', 'binance', 'bitcoin',
+  'ethereum', 'metamask', 'dropbox', 'docusign', 'dhl', 'fedex', 'ups', 'usps', 'chase', 'wellsfargo',
+  'citibank', 'hsbc', 'revolut', 'venmo', 'cashapp', 'zelle', 'roblox', 'epicgames', 'xbox', 'playstation',
+];
 
 async function main(): Promise<void> {
   const pkgJson = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
@@ -251,7 +262,11 @@ async function main(): Promise<void> {
   // Ordinal indicators are ordinary Spanish/Portuguese/Italian spelling, not styling.
   styledFold.delete(0xaa);
   styledFold.delete(0xba);
-  for (const [cp] of styledFold) flags[cp]! |= weak.has(cp) ? F.STYLED | F.STYLED_WEAK : F.STYLED;
+  for (const [cp, target] of styledFold) {
+    flags[cp]! |= weak.has(cp) ? F.STYLED | F.STYLED_WEAK : F.STYLED;
+    // Styled digits (fullwidth, circled, superscript) are ordinary in CJK text, units and lists.
+    if (target >= 0x30 && target <= 0x39) flags[cp]! |= F.STYLED_DIGIT;
+  }
 
   // --- Lookalikes (UTS #39 confusables + intentional), across Latin, Cyrillic, Greek -----
   const confusableText = readSecurityFile('confusables.txt');
@@ -334,6 +349,52 @@ async function main(): Promise<void> {
     .map((sequence) => [...sequence].map((ch) => String.fromCharCode(ch.codePointAt(0)! - 0x1f1e6 + 65)).join(''))
     .sort();
 
+  // --- English words that lookalike letters can spell --------------------------------
+  // Only words a Cyrillic or Greek lookalike (or a run of flag-forming regional indicators)
+  // can spell are kept, so the list stays small.
+  const reachableLower = new Set<string>();
+  const reachableUpper = new Set<string>();
+  for (const [source, target] of lookalikes.Latin!) {
+    const script = scriptsOf(source)[0];
+    if (script !== 'Cyrillic' && script !== 'Greek') continue;
+    const letter = String.fromCharCode(target);
+    (letter === letter.toLowerCase() ? reachableLower : reachableUpper).add(letter.toLowerCase());
+  }
+  const flagCodeSet = new Set(flagCodes.map((code) => code.toLowerCase()));
+  // The package exports only the path of its word file.
+  const wordListFile = ((await import('word-list')) as { default: string }).default;
+  const wordListText = readFileSync(wordListFile, 'utf8');
+  sourceHashes['word-list/words.txt'] = sha256(wordListText);
+  const spellable = (word: string, letters: Set<string>) => [...word].every((ch) => letters.has(ch));
+  const spellsFlags = (word: string) => {
+    if (word.length % 2 !== 0) return false;
+    for (let k = 0; k < word.length; k += 2) if (!flagCodeSet.has(word.slice(k, k + 2))) return false;
+    return true;
+  };
+  // General word lists leave out profanity, which is exactly what abusers disguise.
+  const profanityFile = resolve(argument('profanity') ?? join(repoRoot, '..', 'shared', 'datasets', 'surge-profanity', 'profanity_en.csv'));
+  const profanityText = readFileSync(profanityFile, 'utf8');
+  sourceHashes['datasets/surge-profanity/profanity_en.csv'] = sha256(profanityText);
+  const profanity = profanityText
+    .split('\n')
+    .slice(1)
+    .flatMap((line) => line.split(',').slice(0, 4))
+    .map((term) => term.trim().toLowerCase());
+  const dictionary = new Set<string>(BRAND_NAMES);
+  for (const word of [...wordListText.split('\n'), ...profanity]) {
+    if (!/^[a-z]{2,12}$/.test(word)) continue;
+    if (spellable(word, reachableLower) || spellable(word, reachableUpper) || spellsFlags(word)) dictionary.add(word);
+  }
+  // Front coding: shared-prefix length (one base-36 digit) + suffix.
+  const sortedWords = [...dictionary].sort();
+  let previousWord = '';
+  const frontCoded = sortedWords.map((word) => {
+    let shared = 0;
+    while (shared < 35 && shared < word.length && shared < previousWord.length && word[shared] === previousWord[shared]) shared++;
+    previousWord = word;
+    return shared.toString(36) + word.slice(shared);
+  });
+
   // --- Encode ----------------------------------------------------------------------
   const runs = (values: ArrayLike<number>): string => {
     const out: number[] = [];
@@ -393,6 +454,8 @@ async function main(): Promise<void> {
       null,
       1,
     )};`,
+    `/** Front-coded English words (and commonly impersonated brand names) that lookalikes can spell. */`,
+    `export const LOOKALIKE_WORDS = ${JSON.stringify(frontCoded.join(' '))};`,
     `/** Regional indicator pairs that form RGI flag emoji. */`,
     `export const FLAG_CODES = ${JSON.stringify(flagCodes.join(' '))};`,
     '',

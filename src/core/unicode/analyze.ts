@@ -55,7 +55,7 @@ interface Suspect {
   letterLike: number;
   hasRegionalIndicator: boolean;
   wholeScriptLookalike: boolean;
-  mixedTarget: string | null;
+  denselyMarked: boolean;
 }
 
 function codePointAt(text: string, i: number): number {
@@ -179,12 +179,26 @@ function balancedBidiControls(text: string): Set<number> {
       const top = stack[stack.length - 1];
       if (top && top.isolate === isolate) {
         stack.pop();
-        balanced.add(top.index);
-        balanced.add(i);
+        if (wrapsLegitimately(text, top.index, i)) {
+          balanced.add(top.index);
+          balanced.add(i);
+        }
       }
     }
   }
   return balanced;
+}
+
+/**
+ * A paired isolate/embedding is formatting when it wraps right-to-left or complex-script
+ * content, or wraps whole words; a pair hidden between two letters of one word is not.
+ */
+function wrapsLegitimately(text: string, open: number, close: number): boolean {
+  for (let k = open + 1; k < close; k++) {
+    const c = text.charCodeAt(k);
+    if (c >= 0x590 && FLAGS[codePointAt(text, k)]! & (F.RTL | F.COMPLEX_SCRIPT)) return true;
+  }
+  return !isSimpleLetter(previousCodePoint(text, open)) && !isSimpleLetter(close + 1 < text.length ? codePointAt(text, close + 1) : -1);
 }
 
 /** Whether an invisible character at UTF-16 index i is doing a legitimate job there. */
@@ -248,7 +262,10 @@ function regionalIndicatorsSpellLetters(text: string, start: number, end: number
     }
     let allFlags = run.length % 2 === 0;
     for (let k = 0; allFlags && k < run.length; k += 2) if (!RGI_FLAGS.has(run.slice(k, k + 2))) allFlags = false;
-    if (allFlags && !isLookalikeSpoofWord(run)) flags += run.length;
+    // One flag is a flag; a run of flags spelling an English word ("🇫🇷🇪🇪") is styled text.
+    let repeated = true;
+    for (let k = 2; repeated && k < run.length; k += 2) if (run.slice(k, k + 2) !== run.slice(0, 2)) repeated = false;
+    if (allFlags && (repeated || !isLookalikeSpoofWord(run))) flags += run.length;
     else letters += run.length;
   }
   return { letters, flags };
@@ -258,6 +275,7 @@ interface Context {
   latinWords: number;
   foreignWords: number;
   hasCjk: boolean;
+  hasZalgo: boolean;
 }
 
 const SIGNAL_ORDER: Array<[number, UnicodeSignal]> = [
@@ -311,7 +329,7 @@ function analyzeFull(text: string): UnicodeAnalysis {
   const length = text.length;
   const bidi = /[\u202a-\u202e\u2066-\u2069]/.test(text) ? balancedBidiControls(text) : null;
   const suspects: Suspect[] = [];
-  const context: Context = { latinWords: 0, foreignWords: 0, hasCjk: false };
+  const context: Context = { latinWords: 0, foreignWords: 0, hasCjk: false, hasZalgo: false };
   let wordsTotal = 0;
 
   let i = 0;
@@ -337,12 +355,17 @@ function analyzeFull(text: string): UnicodeAnalysis {
     let styledStrong = 0;
     let styledWeak = 0;
     let fullwidthLetters = 0;
+    let styledEmoji = 0;
+    let styledEmojiAsText = 0;
     let letterLike = 0;
+    let markedLetters = 0;
+    let currentMarked = false;
     // Zalgo bookkeeping for the current base character.
     let baseSet = 0;
     let marksOnBase = 0;
     let genericOnBase = 0;
     let baseIsKeycap = false;
+    let baseIsLetter = false;
     {
       const before = previousCodePoint(text, i);
       baseSet = before >= 0 ? SCRIPT_SET_OF[before]! : 0;
@@ -369,15 +392,25 @@ function analyzeFull(text: string): UnicodeAnalysis {
           if (markSet !== 0 && baseSet !== 0 && intersectSets(markSet, baseSet) === EMPTY_SET) bits |= S_ZALGO;
         }
         if (genericOnBase >= ZALGO_GENERIC_PER_BASE || marksOnBase >= ZALGO_ANY_PER_BASE) bits |= S_ZALGO;
+        if (flags & F.GENERIC_MARK && currentMarked === false && baseIsLetter) {
+          currentMarked = true;
+          markedLetters++;
+        }
       } else {
         // A new base character.
+        currentMarked = false;
+        baseIsLetter = (flags & F.LETTER) !== 0;
         marksOnBase = 0;
         genericOnBase = 0;
         baseSet = SCRIPT_SET_OF[cp]!;
         baseIsKeycap = cp === 0x23 || cp === 0x2a || (cp >= 0x30 && cp <= 0x39);
-        if (flags & F.STYLED) {
+        if (flags & F.STYLED && !(flags & F.STYLED_DIGIT)) {
           letterLike++;
-          if (flags & F.STYLED_WEAK) styledWeak++;
+          if (flags & F.EMOJI && !(flags & F.REGIONAL_INDICATOR)) {
+            // 🅰️ Ⓜ️ ℹ️ are emoji; they only read as letters among other styled letters.
+            styledEmoji++;
+            if (text.charCodeAt(i + (cp > 0xffff ? 2 : 1)) !== 0xfe0f) styledEmojiAsText++;
+          } else if (flags & F.STYLED_WEAK) styledWeak++;
           else if (isFullwidthLatinLetter(cp)) fullwidthLetters++;
           else styledStrong++;
         }
@@ -409,7 +442,10 @@ function analyzeFull(text: string): UnicodeAnalysis {
       mixed = !cjkWithLatin;
     }
     if (mixed) bits |= S_MIXED;
+    if (styledEmojiAsText > 0 && styledEmoji + styledStrong + styledWeak + fullwidthLetters >= 2) styledStrong += styledEmojiAsText;
     const styledAny = styledStrong + styledWeak + fullwidthLetters > 0 || (union & F.REGIONAL_INDICATOR) !== 0;
+    // Every letter carrying a generic combining mark: zalgo when the message has zalgo elsewhere.
+    const denselyMarked = letters > 0 && markedLetters === letters && (union & F.GENERIC_MARK) !== 0;
     const wholeScriptLookalike =
       !mixed && letters > 0 && lookalikeLetters === letters && wordSet >= 0 && !scriptSetHasLatin(wordSet);
 
@@ -422,7 +458,8 @@ function analyzeFull(text: string): UnicodeAnalysis {
       context.latinWords++;
     }
 
-    if (bits !== 0 || styledAny || wholeScriptLookalike) {
+    if (bits & S_ZALGO) context.hasZalgo = true;
+    if (bits !== 0 || styledAny || wholeScriptLookalike || denselyMarked) {
       suspects.push({
         start,
         end,
@@ -434,7 +471,7 @@ function analyzeFull(text: string): UnicodeAnalysis {
         letterLike,
         hasRegionalIndicator: (union & F.REGIONAL_INDICATOR) !== 0,
         wholeScriptLookalike,
-        mixedTarget: null,
+        denselyMarked,
       });
     }
   }
@@ -474,13 +511,16 @@ function judge(
         }
       }
       if (!context.hasCjk) strong += suspect.fullwidthLetters;
-      const letterLike = suspect.letterLike - (suspect.hasRegionalIndicator && !regionalLetters ? 0 : 0);
-      styled = strong > 0 || (suspect.styledWeak > 0 && suspect.styledWeak * 2 > letterLike);
+      styled = strong > 0 || (suspect.styledWeak > 0 && suspect.styledWeak * 2 > suspect.letterLike);
       if (styled) bits |= S_CONFUSABLE;
     }
+    if (suspect.denselyMarked && context.hasZalgo) bits |= S_ZALGO;
     if (suspect.wholeScriptLookalike) {
       const looks = lookalikeString(text, start, end, 'Latin');
-      if (looks !== null && (latinContext || standalone) && (latinContext ? true : isLookalikeSpoofWord(looks))) {
+      // In English text a lowercase or shouted lookalike word is a spoof; a capitalized one may be a
+      // foreign name (Вера), so it must spell a real word. Alone, only a real word is convincing.
+      const nameLike = looks !== null && looks.length > 1 && /^[A-Z][a-z]+$/.test(looks);
+      if (looks !== null && ((latinContext && !nameLike) || ((latinContext || standalone) && isLookalikeSpoofWord(looks)))) {
         bits |= S_CONFUSABLE;
       }
     }
@@ -491,7 +531,11 @@ function judge(
       // A word that reads entirely as Latin is aimed at Latin readers unless the message is clearly foreign.
       const readsAsLatin = lookalikeOrLatin(text, start, end);
       target = readsAsLatin && (latinContext || standalone) ? 'Latin' : mixedTargetScript(text, start, end, latinContext);
+      // Mixing only deceives when a letter poses as one of the word's own alphabet
+      // (a Latin ŋ inside an Adlam word reads as what it is).
+      if (!hasLookalikeInto(text, start, end, target)) bits &= ~S_MIXED;
     }
+    if (bits === 0) continue;
     const rewritten = rewriteWord(text, start, end, bits, target, styled, regionalLetters, context.hasCjk, bidi);
     const word = text.slice(start, end);
     const finding: WordFinding = {
@@ -543,6 +587,17 @@ function lookalikeString(text: string, start: number, end: number, target: strin
     }
   }
   return out;
+}
+
+function hasLookalikeInto(text: string, start: number, end: number, target: string): boolean {
+  const table = LOOKALIKE[target];
+  if (!table) return false;
+  for (let i = start; i < end; ) {
+    const cp = codePointAt(text, i);
+    i += cp > 0xffff ? 2 : 1;
+    if (FLAGS[cp]! & F.LETTER && !inScript(cp, target) && table.has(cp)) return true;
+  }
+  return false;
 }
 
 function lookalikeOrLatin(text: string, start: number, end: number): boolean {
@@ -619,7 +674,8 @@ function rewriteWord(
     baseSet = SCRIPT_SET_OF[cp]!;
     if (styled && flags & F.STYLED) {
       const isRegional = (flags & F.REGIONAL_INDICATOR) !== 0;
-      const keep = (isRegional && !regionalLetters) || (isFullwidthLatinLetter(cp) && hasCjk);
+      const emojiPresentation = (flags & F.EMOJI) !== 0 && !isRegional && text.charCodeAt(i) === 0xfe0f;
+      const keep = (isRegional && !regionalLetters) || (isFullwidthLatinLetter(cp) && hasCjk) || emojiPresentation;
       if (!keep) {
         out += String.fromCodePoint(fold(cp));
         continue;

@@ -38,6 +38,7 @@ export const F = {
   CJK: 1 << 18,
   WHITESPACE: 1 << 19,
   UPPER: 1 << 20,
+  STYLED_DIGIT: 1 << 21,
 } as const;
 
 const MAX_CP = 0x110000;
@@ -97,9 +98,10 @@ const idByKey = new Map<string, number>(sets.map((set, id) => [set.join(' '), id
 export const EMPTY_SET = registerSet([]);
 
 function registerSet(list: number[]): number {
+  // Id 0 is the empty list too, but means "no script"; the empty intersection gets its own id.
   const key = list.length === 0 ? 'empty' : list.join(' ');
   const existing = idByKey.get(key);
-  if (existing !== undefined && (list.length > 0 || existing !== 0)) return existing;
+  if (existing !== undefined) return existing;
   const id = sets.length;
   sets.push(list);
   setHasLatin.push(list.includes(LATIN));
