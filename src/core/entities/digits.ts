@@ -33,7 +33,8 @@ export function normalizeLookalikeDigits(text: string): string {
 /** A digit run: digits joined by at most one separator group (" - ", ") ", " (", ".", "/"). */
 const CANDIDATE = /(?:\+\s?|\(\s?)?\d(?:(?:\s?[-./]\s?|\)\s?|\s\(|\s{1,2})?\d)*\)?/g;
 const DATE_SHAPE = /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4})(?!\d)/;
-const SPELLED_NUMBER_BEFORE = /[$€£¥₹#]\s?$|[A-Za-z0-9_]$|\d[.,:]\d*$|[.,]$/;
+// Prices, ids glued to letters ("ABC-123-456-7890"), decimals and times are not phone numbers.
+const SPELLED_NUMBER_BEFORE = /[$€£¥₹#]\s?$|[A-Za-z0-9_]$|[A-Za-z0-9]-$|\d[.,:]\d*$|[.,]$/;
 const AFTER_BLOCKS = /^(?:[A-Za-z0-9_%°]|[.,:]\d)/;
 
 interface Candidate {

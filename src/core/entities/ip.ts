@@ -4,7 +4,8 @@ import type { DetectedEntity } from './types.ts';
 
 const IPV4 = /(?<![\w.])(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}(?![\w]|\.\d)/g;
 const IPV6_CANDIDATE = /(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:[0-9A-Fa-f]{0,4}|\d{1,3}(?:\.\d{1,3}){3})(?![\w:])/g;
-const VERSION_CONTEXT = /\b(?:v|ver|version|release|build|firmware|update|patch|rev|revision|chrome|node|python|java|ios|android|macos|windows|sdk|api|app)\.?\s*$/i;
+// Versions and document numbering ("chapter 10.1.2.3") look exactly like dotted quads.
+const VERSION_CONTEXT = /\b(?:v|ver|version|release|build|firmware|update|patch|rev|revision|chrome|node|python|java|ios|android|macos|windows|sdk|api|app|chapter|section|sect|paragraph|para|clause|article|art|figure|fig|table|step|rule|item|no|§)\.?\s*$|§\s*$/i;
 const IP_CONTEXT = /\b(?:ip|ips|ipv4|server|host|address|addr|dns|gateway|router|subnet|ping|connect|proxy|vpn)\b/i;
 
 export function mightContainIp(text: string): boolean {
