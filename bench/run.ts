@@ -17,7 +17,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const MESSAGE =
   'Hey everyone! Just finished setting up the new community garden behind the library. We planted tomatoes, basil, ' +
   'and a few rows of sunflowers. If anyone wants to help water on weekends, send me a message. Bring gloves and a hat, ' +
-  'it gets sunny in the afternoon. Thanks to all who donated seeds!!';
+  'it gets sunny in the afternoon. Thanks to all donors';
 if (MESSAGE.length !== 280) throw new Error(`bench message must be 280 characters, is ${MESSAGE.length}`);
 
 interface Row {

@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { GroupCommitter } from './db/group-commit.ts';
 import { OutboxDispatcher } from './outbox/outbox.ts';
+import { writeSubmissions, type SubmissionWrite, type SubmissionWritten } from './services/submissions.ts';
 import { outboxHandlers } from './outbox/handlers.ts';
 import { ApiError, ERROR_STATUS, type ErrorCode, type ErrorIssue } from './errors.ts';
 import { ErrorBodySchema } from './schemas/common.ts';
@@ -27,7 +28,8 @@ declare module 'fastify' {
 export interface AppDeps {
   config: Config;
   db: Database;
-  committer: GroupCommitter;
+  /** Group commit of /v1/moderate writes. */
+  submissions: GroupCommitter<SubmissionWrite, SubmissionWritten>;
   /** Delivers outbox events; `poke()` after a commit that enqueued some. */
   outbox: OutboxDispatcher;
 }
@@ -58,7 +60,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const deps = { config, db, committer: new GroupCommitter(db) } as AppDeps;
+  const deps = { config, db, submissions: new GroupCommitter(db, writeSubmissions) } as AppDeps;
   deps.outbox = new OutboxDispatcher(db, outboxHandlers(deps), {
     onError: (error, event) => app.log.warn({ err: error, outboxId: event?.id, topic: event?.topic }, 'outbox delivery failed'),
   });
@@ -102,7 +104,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     deps.outbox.start();
   });
   app.addHook('onClose', async () => {
-    await deps.committer.drained();
+    await deps.submissions.drained();
     await deps.outbox.stop();
   });
   return app;

@@ -1,37 +1,40 @@
 import type { Database, Queryable } from './database.ts';
 
-type Work<T> = (tx: Queryable) => Promise<T>;
+/** Writes a whole batch inside one transaction; returns one result per item, in order. */
+export type BatchWriter<I, O> = (tx: Queryable, items: readonly I[]) => Promise<O[]>;
 
-interface Pending {
-  work: Work<unknown>;
-  resolve(value: unknown): void;
+interface Pending<I, O> {
+  item: I;
+  resolve(value: O): void;
   reject(error: unknown): void;
 }
 
 /**
  * Group commit: writes of concurrent requests share one transaction, so the
- * cost of a commit is paid once per batch instead of once per request. Each
+ * cost of a commit (and, with a batch writer using multi-row statements, of
+ * each statement) is paid once per batch instead of once per request. Each
  * caller's promise settles only after the batch's COMMIT, so durability is
  * unchanged: nothing is acknowledged before it is on disk.
  *
  * A batch starts as soon as a transaction slot is free; whatever arrives while
- * it runs forms the next batch. If a batch fails, its units are retried one by
+ * it runs forms the next batch. If a batch fails, its items are retried one by
  * one so a single bad write cannot fail its neighbours.
  */
-export class GroupCommitter {
-  private queue: Pending[] = [];
+export class GroupCommitter<I, O> {
+  private queue: Pending<I, O>[] = [];
   private running = 0;
   private idleWaiters: Array<() => void> = [];
 
   constructor(
     private readonly db: Database,
+    private readonly writeBatch: BatchWriter<I, O>,
     private readonly slots = db.parallelism,
-    private readonly maxBatch = 200,
+    private readonly maxBatch = 500,
   ) {}
 
-  run<T>(work: Work<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
+  write(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
       this.pump();
     });
   }
@@ -55,24 +58,21 @@ export class GroupCommitter {
     }
   }
 
-  private async commit(batch: Pending[]): Promise<void> {
+  private async commit(batch: Pending<I, O>[]): Promise<void> {
     try {
-      const results = await this.db.transaction(async (tx) => {
-        const out: unknown[] = [];
-        for (const unit of batch) out.push(await unit.work(tx));
-        return out;
-      });
-      batch.forEach((unit, i) => unit.resolve(results[i]));
+      const results = await this.db.transaction((tx) => this.writeBatch(tx, batch.map((p) => p.item)));
+      batch.forEach((pending, i) => pending.resolve(results[i]!));
     } catch (error) {
       if (batch.length === 1) {
         batch[0]!.reject(error);
         return;
       }
-      for (const unit of batch) {
+      for (const pending of batch) {
         try {
-          unit.resolve(await this.db.transaction(unit.work));
-        } catch (unitError) {
-          unit.reject(unitError);
+          const [result] = await this.db.transaction((tx) => this.writeBatch(tx, [pending.item]));
+          pending.resolve(result!);
+        } catch (itemError) {
+          pending.reject(itemError);
         }
       }
     }

@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.ts';
 import type { GroupCommitter } from '../db/group-commit.ts';
+import type { SubmissionWrite, SubmissionWritten } from '../services/submissions.ts';
 import type { FieldResult, PolicyContext, PolicyResult, PolicySettings } from '../core/policy.ts';
 import { evaluate, type ScoredPolicy } from '../core/evaluation.ts';
 import { recommend } from '../core/recommendation.ts';
@@ -8,15 +9,15 @@ import { newId } from '../lib/ids.ts';
 import { findPolicy, normalizePolicyList } from '../policies/registry.ts';
 import { findInsight, type InsightResult } from '../policies/insights.ts';
 import { resolveChannel, type Channel } from '../services/channels.ts';
-import { recordAuthorSeen, findAuthorSummary, type AuthorSummary } from '../services/authors.ts';
-import { storeContent } from '../services/content.ts';
+import { findAuthorSummary, type AuthorSummary } from '../services/authors.ts';
 import type { ModerateBody, ModerateResponse } from '../schemas/moderate.ts';
 import { applyReplacements } from './masking.ts';
 import { prepareText, type PreparedField } from './prepare-text.ts';
+import { authorFactsOf } from './author-facts.ts';
 
 export interface PipelineDeps {
   db: Database;
-  committer: GroupCommitter;
+  submissions: GroupCommitter<SubmissionWrite, SubmissionWritten>;
 }
 
 interface MediaField {
@@ -71,13 +72,24 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   if (body.doNotStore) {
     if (body.authorId) author = await findAuthorSummary(deps.db, projectId, body.authorId);
   } else {
-    const stored = await deps.committer.run(async (tx) => {
-      const seen = body.authorId ? await recordAuthorSeen(tx, projectId, body.authorId, submittedAt) : null;
-      const item = await storeContent(tx, {
+    const stored = await deps.submissions.write({
+      author: body.authorId
+        ? {
+            externalId: body.authorId,
+            facts: authorFactsOf({
+              seenAt: submittedAt,
+              flagged: evaluation.flagged,
+              contentType: body.content.type,
+              texts: fields.map((f) => f.text),
+              spoofed: evaluation.unicode_spoofed === true,
+              insights,
+            }),
+          }
+        : null,
+      content: {
         projectId,
         externalId: body.contentId ?? null,
         channelId: channel.id,
-        authorId: seen?.id ?? null,
         conversationId: body.conversationId ?? null,
         metaType: body.metaType ?? null,
         contentType: body.content.type,
@@ -90,11 +102,10 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
         recommendation: recommendation.action,
         result: { evaluation, recommendation, policies, insights, errors, unicode: unicodeFindings(fields) },
         submittedAt,
-      });
-      return { seen, item };
+      },
     });
-    author = stored.seen;
-    contentId = stored.item.externalId;
+    author = stored.author;
+    contentId = stored.contentId;
   }
 
   const response: ModerateResponse = {
