@@ -303,6 +303,7 @@ export function compileWordlist(words: string[], options: CompileOptions = {}): 
     }
   }
 
+  const longestSimilarForm = similarForms.reduce((longest, { form }) => Math.max(longest, form.length), 0);
   let similarIndex: DeletionIndex | null = null;
   const similarIndexOf = () => (similarIndex ??= new DeletionIndex(similarForms));
   if (options.eagerSimilarIndex) similarIndexOf();
@@ -315,7 +316,7 @@ export function compileWordlist(words: string[], options: CompileOptions = {}): 
     if (mode === 'exact' || !/[a-z]/.test(form)) return null;
     const stemmed = singleStems.get(stemOf(form));
     if (stemmed !== undefined) return { entry: stemmed, probability: 0.9 };
-    if (mode !== 'similar' || form.length < MIN_SIMILAR_LENGTH || similarForms.length === 0) return null;
+    if (mode !== 'similar' || form.length < MIN_SIMILAR_LENGTH || form.length > longestSimilarForm * 2 || similarForms.length === 0) return null;
     const candidates = new Set<number>();
     similarIndexOf().collect(form, candidates);
     let best: { entry: number; probability: number } | null = null;
@@ -410,6 +411,8 @@ export function compileWordlist(words: string[], options: CompileOptions = {}): 
   };
 }
 
+/** Longer runs are not one disguised word; the cap keeps adversarial input linear. */
+const MAX_JOINED_TOKENS = 40;
 const INTRA_WORD_GAP = /^[.\-_*'’·•~+=:]{1,2}$/;
 const SPACED_LETTER_GAP = /^[ \t.\-_*'’·•~+=:/\\|]{1,3}$/;
 
@@ -431,7 +434,7 @@ function joinedGroups(tokens: Token[]): JoinedGroup[] {
     const first = tokens[index]!;
     let last = index;
     if (first.raw.length === 1) {
-      while (last + 1 < tokens.length && tokens[last + 1]!.raw.length === 1 && SPACED_LETTER_GAP.test(tokens[last]!.gapAfter)) last++;
+      while (last + 1 < tokens.length && last - index < MAX_JOINED_TOKENS && tokens[last + 1]!.raw.length === 1 && SPACED_LETTER_GAP.test(tokens[last]!.gapAfter)) last++;
       if (last - index + 1 >= 3) {
         groups.push(joinGroup(tokens, index, last));
         index = last + 1;
@@ -439,7 +442,7 @@ function joinedGroups(tokens: Token[]): JoinedGroup[] {
       }
       last = index;
     }
-    while (last + 1 < tokens.length && INTRA_WORD_GAP.test(tokens[last]!.gapAfter)) last++;
+    while (last + 1 < tokens.length && last - index < MAX_JOINED_TOKENS && INTRA_WORD_GAP.test(tokens[last]!.gapAfter)) last++;
     if (last > index) groups.push(joinGroup(tokens, index, last));
     index = last + 1;
   }
