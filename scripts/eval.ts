@@ -116,8 +116,18 @@ for (const variant of ['nonfuzzed', 'fuzzed']) {
 }
 
 // Held-out splits of the TRAIN sets.
-binary('TweetEval offensive (OLID) test', 'toxicity', tweetEval('offensive', 'test'));
-binary('TweetEval hate (HatEval) test', 'hate', tweetEval('hate', 'test'));
+const macroF1 = (policyId: string, items: Array<{ text: string; label: number }>): number => {
+  const threshold = policies.get(policyId)!.defaultThreshold;
+  const scores = items.map((item) => probability(policyId, item.text));
+  const positive = thresholdMetrics(scores, items.map((i) => i.label), threshold).f1;
+  const negative = thresholdMetrics(scores.map((s) => 1 - s), items.map((i) => 1 - i.label), 1 - threshold + 1e-12).f1;
+  return (positive + negative) / 2;
+};
+const olidTest = tweetEval('offensive', 'test');
+const hatEvalTest = tweetEval('hate', 'test');
+binary('TweetEval offensive (OLID) test', 'toxicity', olidTest);
+binary('TweetEval hate (HatEval) test', 'hate', hatEvalTest);
+const tweetEvalMacro = `TweetEval macro-F1 at 0.5: offensive ${macroF1('toxicity', olidTest).toFixed(3)}, hate ${macroF1('hate', hatEvalTest).toFixed(3)}.`;
 const davTest = davidson('test');
 binary('Davidson held-out 10% — offensive or hate', 'toxicity', davTest.map((e) => ({ text: e.text, label: e.klass === 2 ? 0 : 1 })));
 binary('Davidson held-out 10% — hate', 'hate', davTest.map((e) => ({ text: e.text, label: e.klass === 0 ? 1 : 0 })));
@@ -188,7 +198,7 @@ const report = template
   .replace('{{HATECHECK_AUC}}', fmt(rocAuc(hatecheckScores, hatecheckLabels)))
   .replace('{{HATECHECK_FUNCTIONALITIES}}', functionalityRows)
   .replace('{{BIAS}}', table((r) => r.set.startsWith('Bias') || r.set.startsWith('Wikipedia')))
-  .replace('{{HELDOUT}}', table((r) => !r.set.startsWith('OpenAI') && !r.set.startsWith('Bias') && !r.set.startsWith('Wikipedia')))
+  .replace('{{HELDOUT}}', `${table((r) => !r.set.startsWith('OpenAI') && !r.set.startsWith('Bias') && !r.set.startsWith('Wikipedia'))}\n\n${tweetEvalMacro}`)
   .replace('{{SENTIMENT_MACRO_RECALL}}', fmt(sentimentMacroRecall))
   .replace('{{SENTIMENT_ACCURACY}}', fmt(sentimentAccuracy))
   .replace('{{SENTIMENT_CONFUSION}}', confusion.map((row, i) => `| ${sentimentNames[i]} | ${row.join(' | ')} |`).join('\n'))

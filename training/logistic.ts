@@ -39,9 +39,11 @@ export function shuffleInPlace<T>(items: T[], random: () => number): T[] {
   return items;
 }
 
+const INITIAL_ACCUMULATOR = 1;
+
 export function trainLogistic(examples: TrainingExample[], options: TrainOptions): { weights: Float64Array; bias: number } {
   const epochs = options.epochs ?? 6;
-  const learningRate = options.learningRate ?? 0.3;
+  const learningRate = options.learningRate ?? 1;
   const l2 = options.l2 ?? 1e-6;
   const positives = examples.filter((e) => e.label === 1).reduce((sum, e) => sum + (e.weight ?? 1), 0);
   const negatives = examples.filter((e) => e.label === 0).reduce((sum, e) => sum + (e.weight ?? 1), 0);
@@ -68,7 +70,10 @@ export function trainLogistic(examples: TrainingExample[], options: TrainOptions
         const index = indices[i]!;
         const g = gradient * values[i]! + l2 * weights[index]!;
         squaredGradients[index]! += g * g;
-        weights[index]! -= (learningRate * g) / Math.sqrt(squaredGradients[index]! + 1e-8);
+        // The initial accumulator damps the first steps: without it Adagrad moves a
+        // feature seen once by a full learning rate, and thousands of rare n-grams
+        // from the (much larger) negative pool drag every long text down.
+        weights[index]! -= (learningRate * g) / Math.sqrt(squaredGradients[index]! + INITIAL_ACCUMULATOR);
       }
       biasSquared += gradient * gradient;
       bias -= (learningRate * gradient) / Math.sqrt(biasSquared + 1e-8);

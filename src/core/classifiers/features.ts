@@ -181,6 +181,10 @@ function featuresFromTokens(
       for (let i = 0; i + n <= padded.length; i++) indices.push(fnv(padded, seed, i, i + n) & HASH_MASK);
     }
   }
+  // Binary n-gram presence: repeating a sentence must not amplify its score.
+  const unique = Int32Array.from(indices).sort();
+  indices.length = 0;
+  for (let i = 0; i < unique.length; i++) if (i === 0 || unique[i] !== unique[i - 1]) indices.push(unique[i]!);
   const hashedCount = indices.length;
   const scale = hashedCount > 0 ? 1 / Math.sqrt(hashedCount) : 0;
   for (let i = 0; i < hashedCount; i++) values.push(scale);

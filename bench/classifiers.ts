@@ -1,0 +1,51 @@
+/**
+ * `npm run bench:classifiers`: CPU time to score one 280-character message
+ * through ALL classifier policies (fresh text each iteration, so the feature
+ * memo never hits across iterations), plus model load time and memory.
+ */
+import { performance } from 'node:perf_hooks';
+import { cpuUsage, memoryUsage } from 'node:process';
+
+const loadStart = performance.now();
+const rssBefore = memoryUsage().rss;
+const { classifierPolicies, loadModels, detectLanguage, analyzeSentiment } = await import('../src/core/classifiers/index.ts');
+loadModels();
+const loadMs = performance.now() - loadStart;
+const rssAfter = memoryUsage().rss;
+
+const base =
+  'Hey everyone, check out the new release notes! We fixed the login bug, improved search speed and added dark mode. ' +
+  'Let me know what you think in the comments, and thanks to all of you who reported issues this week. Seriously great work';
+const messages = Array.from({ length: 2000 }, (_, i) => `${base.slice(0, 270)} #${i.toString(36)}`.slice(0, 280));
+
+function scoreAll(text: string): number {
+  let sum = 0;
+  for (const policy of classifierPolicies) {
+    const result = policy.evaluate(text, { id: policy.id, flag: true }, { fieldKey: null, original: text, analyses: new Map() });
+    sum += (result as { probability: number }).probability;
+  }
+  return sum;
+}
+
+for (let i = 0; i < 200; i++) scoreAll(messages[i % messages.length]!); // warm-up (JIT)
+
+const iterations = 5000;
+const cpuStart = cpuUsage();
+const wallStart = performance.now();
+let sink = 0;
+for (let i = 0; i < iterations; i++) sink += scoreAll(`${messages[i % messages.length]!.slice(0, 274)}${i}`);
+const wallMs = performance.now() - wallStart;
+const cpu = cpuUsage(cpuStart);
+
+const insightStart = performance.now();
+for (let i = 0; i < 1000; i++) {
+  detectLanguage(messages[i]!);
+  analyzeSentiment(messages[i]!);
+}
+const insightMs = (performance.now() - insightStart) / 1000;
+
+console.log(`policies: ${classifierPolicies.length}, message length: 280 chars`);
+console.log(`all policies per message: ${(((cpu.user + cpu.system) / 1000) / iterations).toFixed(3)} ms CPU, ${(wallMs / iterations).toFixed(3)} ms wall`);
+console.log(`insights (language + sentiment) per message: ${insightMs.toFixed(3)} ms wall`);
+console.log(`model load: ${loadMs.toFixed(0)} ms, RSS +${((rssAfter - rssBefore) / 1024 / 1024).toFixed(0)} MB (total ${(memoryUsage().rss / 1024 / 1024).toFixed(0)} MB)`);
+if (Number.isNaN(sink)) console.log('unreachable');
