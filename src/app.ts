@@ -14,6 +14,7 @@ import { authenticate, type Principal } from './services/api-keys.ts';
 import { healthRoutes } from './routes/health.ts';
 import { moderateRoutes } from './routes/moderate.ts';
 import { channelRoutes } from './routes/channels.ts';
+import { authorRoutes } from './routes/authors.ts';
 import { openapiRoutes } from './routes/openapi.ts';
 
 declare module 'fastify' {
@@ -96,6 +97,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       v1.addHook('onRequest', requireApiKey);
       await v1.register(moderateRoutes);
       await v1.register(channelRoutes);
+      await v1.register(authorRoutes);
       await v1.register(openapiRoutes);
     },
     { prefix: '/v1' },
