@@ -67,8 +67,9 @@ async function benchService(label: string, env: Record<string, string>, key: str
     await autocannon({ url, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ content: { type: 'text', text: MESSAGE }, doNotStore: true }) });
     rows.push(await load(`${label}: /v1/moderate doNotStore`, url, () => JSON.stringify({ content: { type: 'text', text: MESSAGE }, doNotStore: true }), auth));
     const run = randomBytes(4).toString('hex');
+    rows.push(await load(`${label}: /v1/moderate storing`, url, (i) => JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-${i}` }), auth));
     rows.push(
-      await load(`${label}: /v1/moderate storing`, url, (i) => JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-${i}`, authorId: `author-${i % 500}` }), auth),
+      await load(`${label}: storing, with authorId (500 authors)`, url, (i) => JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-a${i}`, authorId: `author-${i % 500}` }), auth),
     );
   } finally {
     service.child.kill('SIGTERM');

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 
 /**
@@ -47,26 +47,73 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 
 async function openPglite(dataDir: string | null): Promise<Database> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(dataDir ?? undefined, {
-    parsers: { [INT8_OID]: toNumber, [NUMERIC_OID]: toNumber },
+  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir } });
+  const pending = new Map<number, { resolve(r: QueryResult<unknown>): void; reject(e: unknown): void }>();
+  let nextId = 1;
+  let failure: Error | null = null;
+  const ready = new Promise<void>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.on('message', (message: { ready?: boolean; id?: number; rows?: unknown[]; rowCount?: number; error?: { message: string; code?: string } }) => {
+      if (message.ready) return resolve();
+      const waiter = pending.get(message.id!);
+      if (!waiter) return;
+      pending.delete(message.id!);
+      if (message.error) waiter.reject(Object.assign(new Error(message.error.message), message.error));
+      else waiter.resolve({ rows: message.rows!, rowCount: message.rowCount! });
+    });
   });
-  const wrap = (q: Pick<PGlite, 'query' | 'exec'>): Queryable => ({
-    async query<Row>(sql: string, params?: readonly unknown[]) {
-      const result = await q.query<Row>(sql, params as unknown[] | undefined);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-    },
-    async exec(sql: string) {
-      await q.exec(sql);
-    },
+  worker.on('error', (error) => {
+    failure = error;
+    for (const waiter of pending.values()) waiter.reject(error);
+    pending.clear();
   });
-  const root = wrap(db);
+  await ready;
+
+  const send = <Row>(kind: 'query' | 'exec' | 'close', sql?: string, params?: readonly unknown[]) =>
+    new Promise<QueryResult<Row>>((resolve, reject) => {
+      if (failure) return reject(failure);
+      const id = nextId++;
+      pending.set(id, { resolve: resolve as (r: QueryResult<unknown>) => void, reject });
+      worker.postMessage({ id, kind, sql, params });
+    });
+
+  // One connection: a transaction holds the store until it ends; other statements wait their turn.
+  let lock: Promise<void> = Promise.resolve();
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    const result = lock.then(work);
+    lock = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  };
+  const direct: Queryable = {
+    query: <Row>(sql: string, params?: readonly unknown[]) => send<Row>('query', sql, params),
+    exec: async (sql: string) => {
+      await send('exec', sql);
+    },
+  };
   return {
     kind: 'pglite',
     parallelism: 1,
-    query: root.query,
-    exec: root.exec,
-    transaction: (work) => db.transaction((tx) => work(wrap(tx))),
-    close: () => db.close(),
+    query: <Row>(sql: string, params?: readonly unknown[]) => exclusive(() => direct.query<Row>(sql, params)),
+    exec: (sql: string) => exclusive(() => direct.exec(sql)),
+    transaction: <T>(work: (tx: Queryable) => Promise<T>) =>
+      exclusive(async () => {
+        await direct.exec('BEGIN');
+        try {
+          const result = await work(direct);
+          await direct.exec('COMMIT');
+          return result;
+        } catch (error) {
+          await direct.exec('ROLLBACK').catch(() => {});
+          throw error;
+        }
+      }),
+    async close() {
+      await exclusive(() => send('close'));
+      await worker.terminate();
+    },
   };
 }
 
