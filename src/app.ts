@@ -16,6 +16,9 @@ import { moderateRoutes } from './routes/moderate.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { authorRoutes } from './routes/authors.ts';
 import { openapiRoutes } from './routes/openapi.ts';
+import { queueRoutes } from './routes/queues.ts';
+import { actionRoutes } from './routes/actions.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -63,6 +66,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
 
   const deps = { config, db, submissions: new GroupCommitter(db, writeSubmissions) } as AppDeps;
   deps.outbox = new OutboxDispatcher(db, outboxHandlers(deps), {
+    pollMs: config.outbox.pollMs,
+    leaseMs: config.outbox.leaseMs,
     onError: (error, event) => app.log.warn({ err: error, outboxId: event?.id, topic: event?.topic }, 'outbox delivery failed'),
   });
   app.decorate('deps', deps);
@@ -98,6 +103,9 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       await v1.register(moderateRoutes);
       await v1.register(channelRoutes);
       await v1.register(authorRoutes);
+      await v1.register(queueRoutes);
+      await v1.register(actionRoutes);
+      await v1.register(webhookRoutes);
       await v1.register(openapiRoutes);
     },
     { prefix: '/v1' },

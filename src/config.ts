@@ -23,6 +23,17 @@ export interface Config {
   /** Public URL printed at start (dashboard and API base). */
   publicUrl: string | null;
   modelBackend: { url: string; apiKey: string | null; model: string; timeoutMs: number; trusted: boolean } | null;
+  /** Background delivery of outbox events (webhooks, expiries). */
+  outbox: { pollMs: number; leaseMs: number };
+  webhooks: {
+    /** Delay before the 2nd attempt; doubles with every failure up to `retryCapMs`. */
+    retryBaseMs: number;
+    retryCapMs: number;
+    maxAttempts: number;
+    timeoutMs: number;
+    /** How long the previous signing secret still signs after a rotation. */
+    secretGraceMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -102,6 +113,17 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 200),
     publicUrl,
     modelBackend,
+    outbox: {
+      pollMs: integer('OUTBOX_POLL_MS', 500, 10, 60_000),
+      leaseMs: integer('OUTBOX_LEASE_MS', 60_000, 1_000, 3_600_000),
+    },
+    webhooks: {
+      retryBaseMs: integer('WEBHOOK_RETRY_BASE_MS', 30_000, 1, 3_600_000),
+      retryCapMs: integer('WEBHOOK_RETRY_CAP_MS', 3_600_000, 1, 86_400_000),
+      maxAttempts: integer('WEBHOOK_MAX_ATTEMPTS', 8, 5, 50),
+      timeoutMs: 5_000,
+      secretGraceMs: integer('WEBHOOK_SECRET_GRACE_MS', 86_400_000, 0, 30 * 86_400_000),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
