@@ -2,6 +2,7 @@ import type { Policy, PolicySettings } from '../core/policy.ts';
 import type { ErrorIssue } from '../errors.ts';
 import { classifierPolicies } from '../core/classifiers/index.ts';
 import { parseEntitySettings, piiPolicy, urlPolicy } from '../core/entities/index.ts';
+import { parseUnicodeSettings, unicodeSpoofingPolicy } from '../core/unicode/policy.ts';
 
 /**
  * Every built-in policy, by id. Adding a policy means adding it here; the
@@ -14,7 +15,7 @@ export interface RegisteredPolicy {
 }
 
 /** What a new project's default channel runs: the core harms, spam and Unicode spoofing. */
-const DEFAULT_CHANNEL_POLICY_IDS = ['toxicity', 'toxicity_severe', 'hate', 'sexual', 'violence', 'self_harm', 'profanity', 'spam'];
+const DEFAULT_CHANNEL_POLICY_IDS = ['toxicity', 'toxicity_severe', 'hate', 'sexual', 'violence', 'self_harm', 'profanity', 'spam', 'unicode_spoofing'];
 
 type ParseOutcome = { ok: true } | { ok: false; issues: Array<{ message: string; path?: string }> };
 
@@ -34,6 +35,7 @@ const registered: RegisteredPolicy[] = [
   ...classifierPolicies.map((policy) => ({ policy })),
   { policy: piiPolicy, validate: parsedWith((raw) => parseEntitySettings('pii', raw)) },
   { policy: urlPolicy, validate: parsedWith((raw) => parseEntitySettings('url', raw)) },
+  { policy: unicodeSpoofingPolicy, validate: parsedWith(parseUnicodeSettings) },
 ];
 
 const byId = new Map(registered.map((entry) => [entry.policy.id, entry]));
