@@ -140,7 +140,7 @@ export function buildSpecs(): ModelSpec[] {
       name: 'violence',
       seed: 104,
       positives: [violence],
-      negatives: [{ ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, sexual, selfHarm, harassment, davNeither, davOffensive, olidNot, { ...olidOff, weight: 0.5 }, hatEvalNot, generalTweets, toxNeutral, identityNeutral],
+      negatives: [{ ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, sexual, selfHarm, davNeither, davOffensive, olidNot, { ...olidOff, weight: 0.5 }, hatEvalNot, generalTweets, toxNeutral, identityNeutral],
       l2: 1e-5,
     },
     {

@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { REPO_ROOT } from '../src/core/classifiers/paths.ts';
-import { trainAll, type ManifestModel } from './train-all.ts';
+import { REPO_ROOT } from './paths.ts';
+import { trainAll, type ManifestModel } from '../../../training/train-all.ts';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 

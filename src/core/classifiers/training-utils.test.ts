@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCsv } from './csv.ts';
-import { expandAlternations } from './datasets.ts';
-import { rocAuc, averagePrecision } from './metrics.ts';
+import { parseCsv } from '../../../training/csv.ts';
+import { expandAlternations } from '../../../training/datasets.ts';
+import { rocAuc, averagePrecision } from '../../../training/metrics.ts';
 
 test('csv parser handles quotes, doubled quotes and embedded newlines', () => {
   assert.deepEqual(parseCsv('a,b\n"x, y","say ""hi""\nthere"\n'), [['a', 'b'], ['x, y', 'say "hi"\nthere']]);
