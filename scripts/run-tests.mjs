@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 function collect(dir) {
   const out = [];
@@ -37,14 +38,16 @@ const child = spawn(
   ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, ...files],
   { stdio: ['ignore', 'pipe', 'inherit'] },
 );
-let tail = '';
-child.stdout.on('data', (chunk) => {
-  process.stdout.write(chunk);
-  tail = (tail + chunk.toString()).slice(-4000);
+// The runner's summary lines ("ℹ pass N", "ℹ fail N") are read as they stream by.
+let passed = 0;
+let failed = 0;
+createInterface({ input: child.stdout }).on('line', (line) => {
+  process.stdout.write(`${line}\n`);
+  const summary = /^ℹ (pass|fail) (\d+)$/.exec(line);
+  if (summary?.[1] === 'pass') passed = Number(summary[2]);
+  if (summary?.[1] === 'fail') failed = Number(summary[2]);
 });
 child.on('close', (code) => {
-  const passed = Number(/ℹ pass (\d+)/.exec(tail)?.[1] ?? 0);
-  const failed = Number(/ℹ fail (\d+)/.exec(tail)?.[1] ?? 0);
   console.log(`${passed} passed, ${failed} failed`);
   if (passed + failed === 0) {
     console.error('No test ran.');
