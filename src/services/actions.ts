@@ -118,7 +118,7 @@ export async function ensureBuiltInActions(db: Queryable, projectId: string): Pr
   const now = Date.now();
   await db.query(
     `INSERT INTO actions (id, project_id, key, name, description, type, built_in, queue_behaviour, free_text, created_at, updated_at)
-     SELECT b.id, $1, b.key, b.name, b.description, b.type, true, b.queue_behaviour, b.free_text, $2 + b.ord, $2 + b.ord
+     SELECT b.id, $1, b.key, b.name, b.description, b.type, true, b.queue_behaviour, b.free_text, $2::bigint + b.ord, $2::bigint + b.ord
      FROM jsonb_to_recordset($3::jsonb) AS b(id text, key text, name text, description text, type text, queue_behaviour text, free_text boolean, ord int)
      ON CONFLICT (project_id, key) DO NOTHING`,
     [
