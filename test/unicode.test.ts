@@ -131,6 +131,22 @@ describe('Unicode spoofing and normalization through /v1/moderate', () => {
       assert.equal(policyOf(r.body, 'profanity').flagged, false);
     });
 
+    test("the policy's own result is the same whether or not the channel normalizes", async () => {
+      const text = `${ZALGO_WORD} says p${CYRILLIC_A}y at ${INVISIBLE_SWEAR}`;
+      const normalizing = policyOf((await moderateText(text, { channel: 'norm-and-policy' })).body, 'unicode_spoofing');
+      const detectingOnly = policyOf((await moderateText(text, { channel: 'policy-only' })).body, 'unicode_spoofing');
+      assert.deepEqual(normalizing, detectingOnly);
+      assert.equal(labelOf(normalizing, 'zalgo').flagged, true);
+      assert.equal(labelOf(normalizing, 'invisible').flagged, true);
+    });
+
+    test('normalization rewrites only the disguised word; everything else passes through unchanged', async () => {
+      const before = `Привет  ${SPOOFED_PAYPAL}\r\n\tcafe\u0301 \u{1F469}\u200D\u{1F469}\u200D\u{1F467} ok`;
+      const r = await moderateText(before, { channel: 'norm-only' });
+      // Decomposed é stays decomposed, CRLF, tab, double space, Cyrillic word and emoji ZWJ all stay.
+      assert.equal(r.body.content.modified, before.replace(SPOOFED_PAYPAL, 'paypal'));
+    });
+
     test('clean text on a normalizing channel reports unicode_spoofed false', async () => {
       const r = await moderateText('have a lovely day', { channel: 'norm-only' });
       assert.equal(r.body.evaluation.unicode_spoofed, false);
