@@ -19,6 +19,7 @@ import { openapiRoutes } from './routes/openapi.ts';
 import { queueRoutes } from './routes/queues.ts';
 import { actionRoutes } from './routes/actions.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { wordlistRoutes } from './routes/wordlists.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -106,6 +107,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       await v1.register(queueRoutes);
       await v1.register(actionRoutes);
       await v1.register(webhookRoutes);
+      await v1.register(wordlistRoutes);
       await v1.register(openapiRoutes);
     },
     { prefix: '/v1' },

@@ -1,12 +1,14 @@
 import type { Database } from '../db/database.ts';
 import type { GroupCommitter } from '../db/group-commit.ts';
 import type { SubmissionWrite, SubmissionWritten } from '../services/submissions.ts';
-import type { FieldResult, PolicyContext, PolicyResult, PolicySettings } from '../core/policy.ts';
+import type { FieldResult, Policy, PolicyContext, PolicyResult, PolicySettings } from '../core/policy.ts';
 import { evaluate, type ScoredPolicy } from '../core/evaluation.ts';
 import { recommend } from '../core/recommendation.ts';
 import { badRequest } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
-import { findPolicy, normalizePolicyList } from '../policies/registry.ts';
+import { bindPolicy, normalizePolicyList, resultIdOf, type PolicyEnvironment } from '../policies/registry.ts';
+import { compiledWordlist } from '../services/wordlists.ts';
+import type { Config } from '../config.ts';
 import { findInsight, type InsightResult } from '../policies/insights.ts';
 import { resolveChannel, type Channel } from '../services/channels.ts';
 import { findAuthorSummary, type AuthorSummary } from '../services/authors.ts';
@@ -18,6 +20,8 @@ import { authorFactsOf } from './author-facts.ts';
 export interface PipelineDeps {
   db: Database;
   submissions: GroupCommitter<SubmissionWrite, SubmissionWritten>;
+  /** The model backend for guidelines; without it guidelines answer with an error entry. */
+  config?: Pick<Config, 'modelBackend' | 'allowPrivateOutbound'>;
 }
 
 interface MediaField {
@@ -50,9 +54,10 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   // run policies
   const errors: PolicyError[] = media.map(notAnalysed);
   const scored: ScoredPolicy[] = [];
+  const environment = policyEnvironment(deps, projectId);
   for (const settings of policySettings) {
-    const outcome = await runPolicy(settings, fields, body.content.type === 'object');
-    if ('error' in outcome) errors.push({ id: settings.id, message: outcome.error });
+    const outcome = await runPolicy(settings, bindPolicy(settings, environment), fields, body.content.type === 'object');
+    if ('error' in outcome) errors.push({ id: resultIdOf(settings), message: outcome.error });
     else scored.push(outcome.scored);
   }
 
@@ -153,8 +158,17 @@ const notAnalysed = (field: MediaField): PolicyError => ({
 
 type PolicyOutcome = { scored: ScoredPolicy } | { error: string };
 
-async function runPolicy(settings: PolicySettings, fields: readonly PreparedField[], isObject: boolean): Promise<PolicyOutcome> {
-  const { policy } = findPolicy(settings.id)!;
+function policyEnvironment(deps: PipelineDeps, projectId: string): PolicyEnvironment {
+  const backend = deps.config?.modelBackend ?? null;
+  return {
+    // Compiled lists live in memory; the store is asked only on a miss or a periodic version check.
+    wordlist: (ref) => compiledWordlist(deps.db, projectId, ref),
+    modelBackend: backend && { url: backend.url, model: backend.model, timeoutMs: backend.timeoutMs, trusted: backend.trusted, ...(backend.apiKey ? { apiKey: backend.apiKey } : {}) },
+    allowPrivateOutbound: deps.config?.allowPrivateOutbound ?? false,
+  };
+}
+
+async function runPolicy(settings: PolicySettings, policy: Policy, fields: readonly PreparedField[], isObject: boolean): Promise<PolicyOutcome> {
   const threshold = settings.threshold ?? policy.defaultThreshold;
   const perField: Array<FieldResult | undefined> = [];
   try {
@@ -201,7 +215,7 @@ async function runPolicy(settings: PolicySettings, fields: readonly PreparedFiel
     }
   });
 
-  const result: PolicyResult = { id: settings.id, type: policy.type, probability: round(probability), flagged };
+  const result: PolicyResult = { id: policy.id, type: policy.type, probability: round(probability), flagged };
   if (isObject) result.flagged_fields = flaggedFields;
   if (labels.size > 0) result.labels = [...labels.values()].map((l) => ({ ...l, probability: round(l.probability) }));
   if (policy.type === 'entity_matcher') result.matches = matches;

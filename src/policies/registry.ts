@@ -3,6 +3,9 @@ import type { ErrorIssue } from '../errors.ts';
 import { classifierPolicies } from '../core/classifiers/index.ts';
 import { parseEntitySettings, piiPolicy, urlPolicy } from '../core/entities/index.ts';
 import { parseUnicodeSettings, unicodeSpoofingPolicy } from '../core/unicode/policy.ts';
+import type { CompiledWordlist } from '../core/wordlist/matcher.ts';
+import { createGuidelinePolicy, type ModelBackendConfig } from './guideline.ts';
+import { createWordlistPolicy, isWordlistPolicyId, validateWordlistSettings, wordlistRefOf } from './wordlist-policy.ts';
 
 /**
  * Every built-in policy, by id. Adding a policy means adding it here; the
@@ -40,8 +43,60 @@ const registered: RegisteredPolicy[] = [
 
 const byId = new Map(registered.map((entry) => [entry.policy.id, entry]));
 
+/** Entries whose policy is bound per request (see bindPolicy); listed in settings but not in the default table. */
+const GUIDELINE_ID = 'guideline';
+const GUIDELINE_KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+const GUIDELINE_SETTINGS = new Set(['id', 'flag', 'threshold', 'guidelineKey', 'instructions']);
+const MAX_GUIDELINE_INSTRUCTIONS = 10_000;
+
+function validateGuideline(settings: PolicySettings, path: string): ErrorIssue[] {
+  const issues: ErrorIssue[] = [];
+  const key = settings.guidelineKey;
+  if (typeof key !== 'string' || !GUIDELINE_KEY_PATTERN.test(key)) {
+    issues.push({ message: 'guidelineKey is required: 1-100 letters, digits, "_", "." or "-"', path: `${path}/guidelineKey` });
+  } else if (byId.has(key) || key === GUIDELINE_ID || isWordlistPolicyId(key)) {
+    issues.push({ message: `guidelineKey "${key}" is the id of another policy`, path: `${path}/guidelineKey` });
+  }
+  const instructions = settings.instructions;
+  if (typeof instructions !== 'string' || instructions.trim() === '') issues.push({ message: 'instructions are required', path: `${path}/instructions` });
+  else if (instructions.length > MAX_GUIDELINE_INSTRUCTIONS) issues.push({ message: `instructions are longer than ${MAX_GUIDELINE_INSTRUCTIONS} characters`, path: `${path}/instructions` });
+  for (const name of Object.keys(settings)) if (!GUIDELINE_SETTINGS.has(name)) issues.push({ message: `Unknown guideline setting "${name}"`, path: `${path}/${name}` });
+  return issues;
+}
+
+// Stand-ins for validation and lookups; the pipeline runs the instances bindPolicy makes.
+const guidelineEntry: RegisteredPolicy = { policy: createGuidelinePolicy(null, false), validate: validateGuideline };
+const wordlistEntry: RegisteredPolicy = {
+  policy: createWordlistPolicy('wordlist_', async () => null),
+  validate: validateWordlistSettings,
+};
+
 export function findPolicy(id: string): RegisteredPolicy | undefined {
+  if (id === GUIDELINE_ID) return guidelineEntry;
+  if (isWordlistPolicyId(id)) return wordlistEntry;
   return byId.get(id);
+}
+
+/** The id a policy's result (and error) carries: a guideline's key, otherwise the policy id. */
+export const resultIdOf = (settings: PolicySettings): string =>
+  settings.id === GUIDELINE_ID && typeof settings.guidelineKey === 'string' ? settings.guidelineKey : settings.id;
+
+/** What per-project policies need from the request: its project's wordlists and the model backend. */
+export interface PolicyEnvironment {
+  wordlist(ref: string): Promise<CompiledWordlist | null>;
+  modelBackend: ModelBackendConfig | null;
+  allowPrivateOutbound: boolean;
+}
+
+/**
+ * The policy instance that runs the given settings in one request. Built-in
+ * policies are shared; wordlist and guideline policies are bound to the
+ * request's project and backend, and carry the result id.
+ */
+export function bindPolicy(settings: PolicySettings, env: PolicyEnvironment): Policy {
+  if (settings.id === GUIDELINE_ID) return { ...createGuidelinePolicy(env.modelBackend, env.allowPrivateOutbound), id: resultIdOf(settings) };
+  if (isWordlistPolicyId(settings.id)) return createWordlistPolicy(settings.id, () => env.wordlist(wordlistRefOf(settings.id)));
+  return byId.get(settings.id)!.policy;
 }
 
 export const policyIds = (): string[] => [...byId.keys()];
@@ -61,18 +116,25 @@ export function normalizePolicyList(raw: readonly Record<string, unknown>[], pat
   raw.forEach((entry, index) => {
     const at = `${path}/${index}`;
     const id = entry.id as string;
-    const registeredPolicy = byId.get(id);
+    const registeredPolicy = findPolicy(id);
     if (!registeredPolicy) {
-      issues.push({ message: `Unknown policy "${id}". Known policies: ${policyIds().join(', ')}`, path: `${at}/id` });
+      issues.push({
+        message: `Unknown policy "${id}". Known policies: ${policyIds().join(', ')}, ${GUIDELINE_ID}, wordlist_<wordlist key or id>`,
+        path: `${at}/id`,
+      });
       return;
     }
-    if (seen.has(id)) {
-      issues.push({ message: `Policy "${id}" is listed twice`, path: `${at}/id` });
-      return;
-    }
-    seen.add(id);
     const settings = { ...entry, id, flag: entry.flag === undefined ? true : (entry.flag as boolean) } as PolicySettings;
-    issues.push(...(registeredPolicy.validate?.(settings, at) ?? []));
+    const found = registeredPolicy.validate?.(settings, at) ?? [];
+    issues.push(...found);
+    if (found.length > 0) return;
+    // Several guidelines share the id "guideline"; each is told apart by its guidelineKey.
+    const resultId = resultIdOf(settings);
+    if (seen.has(resultId)) {
+      issues.push({ message: `Policy "${resultId}" is listed twice`, path: id === GUIDELINE_ID ? `${at}/guidelineKey` : `${at}/id` });
+      return;
+    }
+    seen.add(resultId);
     value.push(settings);
   });
   return { value, issues };
