@@ -17,15 +17,33 @@ export interface Example {
 
 export type Split = 'train' | 'test';
 
+/**
+ * Variants, thresholds and sentences are compared on a dev split carved out of
+ * the TRAIN data (never on the evaluation-only sets). With
+ * OPEN_MODERATION_DEV_HOLDOUT=1 the loaders leave the dev rows out of 'train'
+ * so training/dev.ts can score models that have not seen them; shipped models
+ * train on everything that is not test.
+ */
+export const DEV_HOLDOUT = process.env.OPEN_MODERATION_DEV_HOLDOUT === '1';
+/** Every fifth hand-written line (by position among sentence lines) is dev. */
+export const isDevLine = (index: number): boolean => index % 5 === 2;
+export type OwnPart = 'all' | 'train' | 'dev';
+const defaultOwnPart = (): OwnPart => (DEV_HOLDOUT ? 'train' : 'all');
+
 function read(path: string): string {
   return readFileSync(resolve(DATASETS_DIR, path), 'utf8');
 }
 
-/** Davidson et al.: every 10th row (by file order) is held out as test. */
-export function davidson(split: Split): Array<Example & { klass: number }> {
+/** Davidson et al.: every 10th row (by file order) is held out as test; rows with index % 10 == 5 form the dev split. */
+export function davidson(split: Split | 'dev'): Array<Example & { klass: number }> {
+  const wanted = (index: number): boolean => {
+    if (split === 'test') return index % 10 === 0;
+    if (split === 'dev') return index % 10 === 5;
+    return index % 10 !== 0 && !(DEV_HOLDOUT && index % 10 === 5);
+  };
   return parseCsvObjects(read('davidson-hate-offensive/labeled_data.csv'))
     .map((row, index) => ({ text: row.tweet ?? '', label: 0, klass: Number(row.class), source: 'davidson', index }))
-    .filter((row) => (row.index % 10 === 0) === (split === 'test'));
+    .filter((row) => wanted(row.index));
 }
 
 /** TweetEval task file; train uses the official train+validation splits, test the official test split. */
@@ -52,14 +70,20 @@ export function toxigen(): Example[] {
   }));
 }
 
-/** SMS Spam Collection: every 5th message is held out as test. */
-export function smsSpam(split: Split): Example[] {
+/**
+ * SMS Spam Collection: every 5th message is held out as test. Within the train
+ * part, rows with index % 5 == 1 are the dev split that calibrates the spam
+ * decision threshold ('train-core' is the train part without them).
+ */
+export function smsSpam(split: Split | 'dev' | 'train-core'): Example[] {
   const lines = read('sms-spam-collection/SMSSpamCollection.tsv').split(/\r?\n/).slice(1);
   const out: Example[] = [];
   lines.forEach((line, index) => {
     const tab = line.indexOf('\t');
     if (tab < 0) return;
     if ((index % 5 === 0) !== (split === 'test')) return;
+    if (split === 'dev' && index % 5 !== 1) return;
+    if ((split === 'train-core' || (split === 'train' && DEV_HOLDOUT)) && index % 5 === 1) return;
     out.push({ text: line.slice(tab + 1), label: line.slice(0, tab) === 'spam' ? 1 : 0, source: 'sms' });
   });
   return out;
@@ -98,13 +122,16 @@ export function surgeProfanity(): SurgeTerm[] {
  * '#' comments; a line may carry "{a|b|c}" alternations that expand into
  * every combination (used for identity templates).
  */
-export function ownSentences(name: string): string[] {
+export function ownSentences(name: string, part: OwnPart = defaultOwnPart()): string[] {
   const path = resolve(REPO_ROOT, 'training/sentences', `${name}.txt`);
   if (!existsSync(path)) return [];
   const out: string[] = [];
+  let lineIndex = 0;
   for (const raw of readFileSync(path, 'utf8').split('\n')) {
     const line = raw.trim();
     if (!line || line.startsWith('#')) continue;
+    const dev = isDevLine(lineIndex++);
+    if ((part === 'dev' && !dev) || (part === 'train' && dev)) continue;
     out.push(...expandAlternations(line));
   }
   return out;

@@ -3,6 +3,8 @@
  * neutral/positive and in hateful templates, so a model learns the context
  * (dehumanization, exclusion, threat) instead of the group name.
  */
+import { DEV_HOLDOUT, isDevLine, type OwnPart } from './datasets.ts';
+
 interface Group {
   /** plural noun phrase: "gay people", "Muslims" */
   plural: string;
@@ -192,8 +194,11 @@ const HATEFUL = [
   'No [A] person will ever be my equal.',
 ];
 
-export function expandIdentityTemplates(): { benign: string[]; hateful: string[] } {
+/** Templates split like the sentence files: every fifth template is dev (see datasets.ts). */
+export function expandIdentityTemplates(part: OwnPart = DEV_HOLDOUT ? 'train' : 'all'): { benign: string[]; hateful: string[] } {
   const expand = (templates: string[]) =>
-    templates.flatMap((template) => GROUPS.map((group) => template.replaceAll('[P]', group.plural).replaceAll('[A]', group.adjective)));
+    templates
+      .filter((_, index) => part === 'all' || (part === 'dev') === isDevLine(index))
+      .flatMap((template) => GROUPS.map((group) => template.replaceAll('[P]', group.plural).replaceAll('[A]', group.adjective)));
   return { benign: expand(BENIGN), hateful: expand(HATEFUL) };
 }

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { computeFeatures, HASH_BITS, FEATURE_COUNT, type TextFeatures } from '../src/core/classifiers/features.ts';
 import { setProfanityTerms, PROFANITY_TERMS_FILE } from '../src/core/classifiers/lexicons.ts';
-import { compressModel, encodeModel } from '../src/core/classifiers/linear-model.ts';
+import { compressModel, decodeModel, encodeModel } from '../src/core/classifiers/linear-model.ts';
 import { davidson, ownSentences, smsSpam, surgeProfanity, toxigen, tweetEval, tweetEvalSentiment, youtubeSpam, type Example } from './datasets.ts';
 import { trainLogistic, mulberry32, type TrainingExample } from './logistic.ts';
 import { expandIdentityTemplates } from './identity.ts';
@@ -27,6 +27,12 @@ interface ModelSpec {
   l2?: number;
   maxClassWeight?: number;
   seed: number;
+  /**
+   * Moves the decision boundary to 0.5: a provisional model trained without the
+   * dev rows picks the F1-best threshold on them, and the final model's bias is
+   * shifted by that threshold's log-odds.
+   */
+  calibration?: { provisional: () => Pick<ModelSpec, 'positives' | 'negatives'>; dev: Example[] };
 }
 
 export interface ManifestModel {
@@ -87,6 +93,8 @@ export function buildSpecs(): ModelSpec[] {
   const neutral: Source = { name: 'own:neutral', texts: own('neutral') };
   const identityNeutral: Source = { name: 'own:identity-neutral-positive', texts: identity.benign, weight: 2 };
   const identityHate: Source = { name: 'own:identity-hate', texts: identity.hateful };
+  const hateOwn: Source = { name: 'own:hate', texts: own('hate'), weight: 2 };
+  const identityBenignOwn: Source = { name: 'own:identity_benign', texts: own('identity_benign'), weight: 2 };
   const davNeither: Source = { name: 'davidson:neither', texts: dav.filter((e) => e.klass === 2).map((e) => e.text) };
   const davOffensive: Source = { name: 'davidson:offensive', texts: dav.filter((e) => e.klass === 1).map((e) => e.text) };
   const davHate: Source = { name: 'davidson:hate', texts: dav.filter((e) => e.klass === 0).map((e) => e.text) };
@@ -114,33 +122,42 @@ export function buildSpecs(): ModelSpec[] {
   const religion: Source = { name: 'own:religion', texts: own('religion') };
   const selfPromotion: Source = { name: 'own:self_promotion', texts: own('self_promotion') };
   const spamOwn: Source = { name: 'own:spam', texts: own('spam') };
+  const spamSources = (sms: Example[]): Pick<ModelSpec, 'positives' | 'negatives'> => ({
+    positives: [{ name: 'sms:spam', texts: texts(sms, (e) => e.label === 1) }, { name: 'youtube:spam(4 videos)', texts: texts(ytTrain, (e) => e.label === 1) }, spamOwn],
+    negatives: [
+      { name: 'sms:ham', texts: texts(sms, (e) => e.label === 0) },
+      { name: 'youtube:ham(4 videos)', texts: texts(ytTrain, (e) => e.label === 0) },
+      neutral,
+      { ...generalTweets, texts: every(generalTweets.texts, 3), weight: 0.5 },
+    ],
+  });
 
   return [
     {
       name: 'toxicity',
       seed: 101,
-      positives: [davHate, davOffensive, olidOff, { ...hatEvalHate, weight: 0.5 }, harassment, identityHate, toxHate],
-      negatives: [davNeither, olidNot, hatEvalNot, toxNeutral, identityNeutral, neutral, neutralPassages, hardNegatives, selfHarm, sexual, { ...generalTweets, weight: 0.5 }],
+      positives: [davHate, davOffensive, olidOff, { ...hatEvalHate, weight: 0.5 }, harassment, identityHate, toxHate, hateOwn],
+      negatives: [davNeither, olidNot, hatEvalNot, toxNeutral, identityNeutral, identityBenignOwn, neutral, neutralPassages, hardNegatives, selfHarm, sexual, { ...generalTweets, weight: 0.5 }],
     },
     {
       name: 'hate',
       seed: 102,
-      positives: [davHate, { ...hatEvalHate, weight: 0.7 }, toxHate, identityHate],
-      negatives: [davOffensive, davNeither, hatEvalNot, olidNot, toxNeutral, identityNeutral, harassment, neutral, neutralPassages, hardNegatives],
+      positives: [davHate, { ...hatEvalHate, weight: 0.7 }, toxHate, identityHate, hateOwn],
+      negatives: [davOffensive, davNeither, hatEvalNot, olidNot, toxNeutral, identityNeutral, identityBenignOwn, harassment, neutral, neutralPassages, hardNegatives],
       maxClassWeight: 2,
     },
     {
       name: 'sexual',
       seed: 103,
       positives: [sexual],
-      negatives: [{ ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, violence, selfHarm, harassment, { ...flirtation, weight: 0.5 }, davNeither, olidNot, generalTweets, toxNeutral, identityNeutral, { ...davOffensive, weight: 0.5 }, { ...olidOff, weight: 0.5 }, { ...hatEvalHate, weight: 0.5 }],
+      negatives: [{ ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, violence, selfHarm, harassment, { ...flirtation, weight: 0.5 }, davNeither, olidNot, generalTweets, toxNeutral, identityNeutral, identityBenignOwn, { ...davOffensive, weight: 0.5 }, { ...olidOff, weight: 0.5 }, { ...hatEvalHate, weight: 0.5 }],
       l2: 1e-5,
     },
     {
       name: 'violence',
       seed: 104,
       positives: [violence],
-      negatives: [{ ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, sexual, selfHarm, davNeither, davOffensive, olidNot, { ...olidOff, weight: 0.5 }, hatEvalNot, generalTweets, toxNeutral, identityNeutral],
+      negatives: [{ ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, sexual, selfHarm, davNeither, davOffensive, olidNot, { ...olidOff, weight: 0.5 }, hatEvalNot, generalTweets, toxNeutral, identityNeutral, identityBenignOwn],
       l2: 1e-5,
     },
     {
@@ -159,13 +176,8 @@ export function buildSpecs(): ModelSpec[] {
     {
       name: 'spam',
       seed: 107,
-      positives: [{ name: 'sms:spam', texts: texts(smsTrain, (e) => e.label === 1) }, { name: 'youtube:spam(4 videos)', texts: texts(ytTrain, (e) => e.label === 1) }, spamOwn],
-      negatives: [
-        { name: 'sms:ham', texts: texts(smsTrain, (e) => e.label === 0) },
-        { name: 'youtube:ham(4 videos)', texts: texts(ytTrain, (e) => e.label === 0) },
-        neutral,
-        { ...generalTweets, texts: every(generalTweets.texts, 3), weight: 0.5 },
-      ],
+      ...spamSources(smsTrain),
+      calibration: { provisional: () => spamSources(smsSpam('train-core')), dev: smsSpam('dev') },
     },
     {
       name: 'self_promotion',
@@ -205,6 +217,26 @@ function sentimentSpecs(sentimentVal: Example[], emotion: Example[], neutral: So
   ];
 }
 
+/** Midpoint (in log-odds) between the two scores around the F1-best cut. */
+export function bestF1Margin(margins: number[], labels: number[]): number {
+  const order = margins.map((margin, i) => ({ margin, label: labels[i]! })).sort((a, b) => b.margin - a.margin);
+  const positives = order.filter((o) => o.label === 1).length;
+  let truePositives = 0;
+  let bestF1 = -1;
+  let bestIndex = 0;
+  for (let i = 0; i < order.length; i++) {
+    if (order[i]!.label === 1) truePositives++;
+    if (i + 1 < order.length && order[i + 1]!.margin === order[i]!.margin) continue;
+    const f1 = (2 * truePositives) / (i + 1 + positives);
+    if (f1 > bestF1) {
+      bestF1 = f1;
+      bestIndex = i;
+    }
+  }
+  const below = order[bestIndex + 1]?.margin ?? order[bestIndex]!.margin - 1;
+  return (order[bestIndex]!.margin + below) / 2;
+}
+
 export interface TrainResult {
   manifest: Record<string, unknown>;
 }
@@ -231,12 +263,28 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
   for (const spec of buildSpecs()) {
     if (only && !only.has(spec.name)) continue;
     const started = Date.now();
-    const examples: TrainingExample[] = [];
-    for (const [sources, label] of [[spec.positives, 1], [spec.negatives, 0]] as const) {
-      for (const source of sources) for (const text of source.texts) if (text.trim()) examples.push({ features: featurize(text), label, weight: source.weight ?? 1 });
+    const collect = (positives: Source[], negatives: Source[]): TrainingExample[] => {
+      const out: TrainingExample[] = [];
+      for (const [sources, label] of [[positives, 1], [negatives, 0]] as const) {
+        for (const source of sources) for (const text of source.texts) if (text.trim()) out.push({ features: featurize(text), label, weight: source.weight ?? 1 });
+      }
+      return out;
+    };
+    const options = { seed: spec.seed, epochs: spec.epochs ?? 6, l2: spec.l2, maxClassWeight: spec.maxClassWeight };
+    const examples = collect(spec.positives, spec.negatives);
+    const trained = trainLogistic(examples, options);
+    let bias = trained.bias;
+    if (spec.calibration) {
+      const provisional = spec.calibration.provisional();
+      const fit = trainLogistic(collect(provisional.positives, provisional.negatives), options);
+      const provisionalModel = decodeModel(spec.name, encodeModel(fit.weights, fit.bias));
+      const dev = spec.calibration.dev;
+      const margins = dev.map((e) => provisionalModel.margin(featurize(e.text)));
+      const offset = bestF1Margin(margins, dev.map((e) => e.label));
+      bias -= offset;
+      log(`${spec.name}: calibrated on ${dev.length} dev rows, boundary moved by ${offset.toFixed(3)} log-odds`);
     }
-    const { weights, bias } = trainLogistic(examples, { seed: spec.seed, epochs: spec.epochs ?? 6, l2: spec.l2, maxClassWeight: spec.maxClassWeight });
-    const payload = encodeModel(weights, bias);
+    const payload = encodeModel(trained.weights, bias);
     const file = compressModel(payload);
     const fileName = `${spec.name}.oml`;
     writeFileSync(resolve(outputDir, fileName), file);

@@ -1,0 +1,63 @@
+/**
+ * `npx tsx training/dev.ts [--only a,b]`: trains the models without the dev
+ * split of the TRAIN data (OPEN_MODERATION_DEV_HOLDOUT=1) and scores them on
+ * it. This is where variants, sentences and thresholds are compared; the
+ * evaluation-only sets are never consulted here.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+process.env.OPEN_MODERATION_DEV_HOLDOUT = '1';
+const { trainAll } = await import('./train-all.ts');
+const { davidson, ownSentences, smsSpam } = await import('./datasets.ts');
+const { expandIdentityTemplates } = await import('./identity.ts');
+const { rocAuc, thresholdMetrics } = await import('./metrics.ts');
+const { loadModels } = await import('../src/core/classifiers/models.ts');
+const { classifierPolicies } = await import('../src/core/classifiers/index.ts');
+
+const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const only = values.only ? new Set(values.only.split(',')) : new Set(['toxicity', 'hate', 'sexual', 'violence', 'self_harm', 'spam']);
+const directory = mkdtempSync(join(tmpdir(), 'om-dev-'));
+trainAll(directory, only, () => {});
+loadModels(directory);
+const policies = new Map(classifierPolicies.map((p) => [p.id, p]));
+const probability = (policyId: string, text: string): number =>
+  (policies.get(policyId)!.evaluate(text, { id: policyId, flag: true }, { fieldKey: null, original: text, analyses: new Map() }) as { probability: number }).probability;
+
+const dev = (name: string) => ownSentences(name, 'dev');
+const identity = expandIdentityTemplates('dev');
+const davDev = davidson('dev');
+const davBy = (klass: number) => davDev.filter((e) => e.klass === klass).map((e) => e.text);
+const benignOwn = [...dev('neutral'), ...dev('hard_negatives')];
+
+function report(label: string, policyId: string, positives: string[], negatives: string[]): void {
+  const scores = [...positives, ...negatives].map((t) => probability(policyId, t));
+  const labels = [...positives.map(() => 1), ...negatives.map(() => 0)];
+  const auc = rocAuc(scores, labels);
+  const at = thresholdMetrics(scores, labels, 0.5);
+  console.log(`${label.padEnd(44)} ${policyId.padEnd(10)} +${String(positives.length).padEnd(5)} -${String(negatives.length).padEnd(6)} AUC ${auc.toFixed(3)}  P ${at.precision.toFixed(3)} R ${at.recall.toFixed(3)} F1 ${at.f1.toFixed(3)}`);
+}
+
+const others = (exclude: string) => ['violence', 'sexual', 'self_harm', 'harassment', 'hate', 'flirtation'].filter((n) => n !== exclude).flatMap(dev);
+if (only.has('violence')) {
+  report('own violence vs own benign+other', 'violence', dev('violence'), [...benignOwn, ...others('violence')]);
+  report('own violence vs davidson dev (all)', 'violence', dev('violence'), davDev.map((e) => e.text));
+}
+if (only.has('sexual')) report('own sexual vs own benign+other+davidson', 'sexual', dev('sexual'), [...benignOwn, ...others('sexual'), ...davBy(2)]);
+if (only.has('self_harm')) report('own self_harm vs own benign+other', 'self_harm', dev('self_harm'), [...benignOwn, ...others('self_harm')]);
+if (only.has('hate')) {
+  report('davidson dev hate vs rest', 'hate', davBy(0), [...davBy(1), ...davBy(2)]);
+  report('identity templates dev', 'hate', identity.hateful, identity.benign);
+  report('own hate vs own benign+identity-benign', 'hate', dev('hate'), [...benignOwn, ...dev('identity_benign'), ...identity.benign]);
+}
+if (only.has('toxicity')) {
+  report('davidson dev offensive|hate vs neither', 'toxicity', [...davBy(0), ...davBy(1)], davBy(2));
+  report('own harassment+hate vs own benign', 'toxicity', [...dev('harassment'), ...dev('hate')], [...benignOwn, ...dev('identity_benign'), ...identity.benign]);
+}
+if (only.has('spam')) {
+  const sms = smsSpam('dev');
+  report('SMS train-part dev split', 'spam', sms.filter((e) => e.label === 1).map((e) => e.text), sms.filter((e) => e.label === 0).map((e) => e.text));
+}
+rmSync(directory, { recursive: true, force: true });
