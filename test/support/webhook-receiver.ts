@@ -15,6 +15,8 @@ export interface WebhookReceiver {
   received: ReceivedWebhook[];
   /** Decides the answer of the nth request (1-based) to each event id; 200 by default. */
   respond: (request: { eventId: string; attemptForEvent: number; total: number }) => number;
+  /** Milliseconds to wait before answering (the request is recorded on arrival). */
+  delayMs: number;
   /** Resolves once `predicate` holds, polling the received list. */
   waitFor(predicate: (received: ReceivedWebhook[]) => boolean, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -27,6 +29,7 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
     url: '',
     received: [],
     respond: () => 200,
+    delayMs: 0,
     async waitFor(predicate, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       while (!predicate(receiver.received)) {
@@ -34,7 +37,11 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
         await new Promise((r) => setTimeout(r, 20));
       }
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -52,7 +59,11 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
       perEvent.set(eventId, attemptForEvent);
       const status = receiver.respond({ eventId, attemptForEvent, total: receiver.received.length + 1 });
       receiver.received.push({ raw, headers: req.headers, json, status });
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'nope');
+      const answer = () => {
+        if (!res.destroyed) res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'nope');
+      };
+      if (receiver.delayMs > 0) setTimeout(answer, receiver.delayMs);
+      else answer();
     });
   });
   server.keepAliveTimeout = 1;
