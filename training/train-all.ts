@@ -136,14 +136,14 @@ export function buildSpecs(): ModelSpec[] {
     {
       name: 'toxicity',
       seed: 101,
-      positives: [davHate, davOffensive, olidOff, { ...hatEvalHate, weight: 0.5 }, harassment, identityHate, toxHate, hateOwn],
-      negatives: [davNeither, olidNot, hatEvalNot, toxNeutral, identityNeutral, identityBenignOwn, neutral, neutralPassages, hardNegatives, selfHarm, sexual, { ...generalTweets, weight: 0.5 }],
+      positives: [davHate, davOffensive, olidOff, { ...hatEvalHate, weight: 0.5 }, { ...harassment, weight: 3 }, identityHate, toxHate, hateOwn],
+      negatives: [davNeither, olidNot, hatEvalNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 4 }, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, selfHarm, sexual, { ...generalTweets, weight: 0.5 }],
     },
     {
       name: 'hate',
       seed: 102,
       positives: [davHate, { ...hatEvalHate, weight: 0.7 }, toxHate, identityHate, hateOwn],
-      negatives: [davOffensive, davNeither, hatEvalNot, olidNot, toxNeutral, identityNeutral, identityBenignOwn, harassment, neutral, neutralPassages, hardNegatives],
+      negatives: [davOffensive, davNeither, hatEvalNot, olidNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 4 }, harassment, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives],
       maxClassWeight: 2,
     },
     {
