@@ -5,6 +5,7 @@ import { openTestDatabase } from '../src/db/testing.ts';
 import { OutboxDispatcher } from '../src/outbox/outbox.ts';
 import { outboxHandlers } from '../src/outbox/handlers.ts';
 import type { AppDeps } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
 import {
   AUTHOR_BLOCK_EXPIRED_TOPIC,
   createAuthor,
@@ -20,7 +21,9 @@ let dispatcher: OutboxDispatcher;
 before(async () => {
   db = await openTestDatabase();
   await db.query("INSERT INTO projects (id, name, created_at) VALUES ('p1', 'p', 0), ('p2', 'q', 0)");
-  dispatcher = new OutboxDispatcher(db, outboxHandlers({ db } as AppDeps));
+  // Only the block-expiry topic: the real handler, from the real table.
+  const expiry = outboxHandlers({ db, config: loadConfig({ LOG_LEVEL: 'silent' }) } as AppDeps).get(AUTHOR_BLOCK_EXPIRED_TOPIC)!;
+  dispatcher = new OutboxDispatcher(db, new Map([[AUTHOR_BLOCK_EXPIRED_TOPIC, expiry]]));
 });
 after(() => db.close());
 

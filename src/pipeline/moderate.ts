@@ -3,7 +3,7 @@ import type { GroupCommitter } from '../db/group-commit.ts';
 import type { SubmissionWrite, SubmissionWritten } from '../services/submissions.ts';
 import type { FieldResult, Policy, PolicyContext, PolicyResult, PolicySettings } from '../core/policy.ts';
 import { evaluate, type ScoredPolicy } from '../core/evaluation.ts';
-import { recommend } from '../core/recommendation.ts';
+import { dryRunView, recommend } from '../core/recommendation.ts';
 import { badRequest } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
 import { bindPolicy, normalizePolicyList, resultIdOf, type PolicyEnvironment } from '../policies/registry.ts';
@@ -11,7 +11,7 @@ import { compiledWordlist } from '../services/wordlists.ts';
 import type { Config } from '../config.ts';
 import { findInsight, type InsightResult } from '../policies/insights.ts';
 import { resolveChannel, type Channel } from '../services/channels.ts';
-import { findAuthorSummary, type AuthorSummary } from '../services/authors.ts';
+import { findAuthor, type AuthorSummary } from '../services/authors.ts';
 import type { ModerateBody, ModerateResponse } from '../schemas/moderate.ts';
 import { applyReplacements } from './masking.ts';
 import { prepareText, type PreparedField } from './prepare-text.ts';
@@ -65,17 +65,32 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   const evaluation = evaluate(scored);
   const unicodeRan = fields.some((f) => f.unicode !== null);
   if (unicodeRan) evaluation.unicode_spoofed = fields.some((f) => f.unicode?.spoofed === true);
-  const recommendation = recommend(evaluation, channel.config.triage);
   const modified = modifiedContent(body, fields);
   const insights = runInsights(channel, fields);
   const policies = scored.map((s) => s.result).sort((a, b) => b.probability - a.probability);
+  // The author as they stand before this submission: status, trust and risk shape the verdict.
+  const knownAuthor = body.authorId ? await findAuthor(deps.db, projectId, body.authorId) : null;
+  const recommendation = recommend(
+    {
+      evaluation,
+      policies,
+      author: knownAuthor && { status: knownAuthor.status, trustLevel: knownAuthor.trust_level.level, riskLevel: knownAuthor.risk_evaluation.risk_level },
+      contentType: body.content.type,
+      metaType: body.metaType ?? null,
+      language: insights.find((i) => i.id === 'language')?.value ?? null,
+    },
+    channel.config,
+  );
 
   // store
   const submittedAt = body.timestamp ?? Date.now();
   let contentId = body.contentId ?? newId('cnt');
   let author: AuthorSummary | null = null;
   if (body.doNotStore) {
-    if (body.authorId) author = await findAuthorSummary(deps.db, projectId, body.authorId);
+    if (knownAuthor) {
+      const { id, external_id, status, block, trust_level } = knownAuthor;
+      author = { id, external_id, status, block, trust_level };
+    }
   } else {
     const stored = await deps.submissions.write({
       author: body.authorId
@@ -113,11 +128,13 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
     contentId = stored.contentId;
   }
 
+  // Dry run: the caller sees allow / not flagged; the stored item above keeps the real verdict.
+  const answered = channel.config.dryRun ? dryRunView(evaluation) : { evaluation, recommendation };
   const response: ModerateResponse = {
     content: { id: contentId, masked: modified.masked, modified: modified.value },
     author,
-    evaluation,
-    recommendation,
+    evaluation: answered.evaluation,
+    recommendation: answered.recommendation,
     policies,
     insights,
     meta: {
@@ -171,8 +188,11 @@ function policyEnvironment(deps: PipelineDeps, projectId: string): PolicyEnviron
 async function runPolicy(settings: PolicySettings, policy: Policy, fields: readonly PreparedField[], isObject: boolean): Promise<PolicyOutcome> {
   const threshold = settings.threshold ?? policy.defaultThreshold;
   const perField: Array<FieldResult | undefined> = [];
+  // Content without text still gets every policy's full result shape (labels at 0), from an empty text.
+  const evaluated: readonly PreparedField[] =
+    fields.length > 0 ? fields : [{ key: null, original: '', text: '', unicode: null, analyses: new Map(), replacements: [] }];
   try {
-    for (const field of fields) {
+    for (const field of evaluated) {
       const ctx: PolicyContext = { fieldKey: field.key, original: field.original, analyses: field.analyses };
       const text = policy.id === 'unicode_spoofing' ? field.original : field.text;
       const outcome = policy.evaluate(text, settings, ctx);
@@ -193,7 +213,7 @@ async function runPolicy(settings: PolicySettings, policy: Policy, fields: reado
     const fieldFlagged = settings.flag && (result.flagged ?? result.probability >= threshold);
     if (fieldFlagged) {
       flagged = true;
-      const key = fields[index]!.key;
+      const key = evaluated[index]!.key;
       if (key !== null) flaggedFields.push(key);
     }
     if (best === undefined || result.probability > probability) {
@@ -211,7 +231,7 @@ async function runPolicy(settings: PolicySettings, policy: Policy, fields: reado
     }
     for (const m of result.matches ?? []) {
       matches.push({ match: m.match, probability: m.probability, span: m.span });
-      if (m.replacement !== undefined) fields[index]!.replacements.push(m);
+      if (m.replacement !== undefined) evaluated[index]!.replacements.push(m);
     }
   });
 
@@ -221,7 +241,9 @@ async function runPolicy(settings: PolicySettings, policy: Policy, fields: reado
   if (policy.type === 'entity_matcher') result.matches = matches;
   const data = policy.mergeData ? policy.mergeData(perField.map((r) => r?.data)) : best?.data;
   if (data !== undefined) result.data = data;
-  return { scored: { result, flagEnabled: settings.flag, severity: policy.severity } };
+  // Shadow mode observes: the policy reports what it saw but moves neither flag probability nor severity.
+  const flagEnabled = settings.flag && settings.mode !== 'shadow';
+  return { scored: { result, flagEnabled, severity: policy.severity } };
 }
 
 /** Masks applied over normalized text; `modified` is present whenever either changed the text. */

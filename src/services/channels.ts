@@ -1,10 +1,11 @@
 import type { Queryable } from '../db/database.ts';
 import type { PolicySettings } from '../core/policy.ts';
-import { DEFAULT_TRIAGE, type TriageThresholds } from '../core/recommendation.ts';
+import { DEFAULT_TRIAGE, TRIAGE_PRESETS, type TriagePreset, type TriageThresholds } from '../core/recommendation.ts';
+import type { RecommendationRule } from '../core/rules.ts';
 import { ApiError, badRequest, conflict, notFound, type ErrorIssue } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
-import { defaultChannelPolicies, normalizePolicyList } from '../policies/registry.ts';
+import { defaultChannelPolicies, findPolicy, normalizePolicyList } from '../policies/registry.ts';
 import { insightIds } from '../policies/insights.ts';
 import type { CreateChannelBody, UpdateChannelBody, ChannelView } from '../schemas/channel.ts';
 
@@ -17,8 +18,22 @@ export interface ChannelConfig {
   policies: PolicySettings[];
   insights: string[];
   unicodeNormalization: boolean;
-  triage: TriageThresholds;
+  /** Thresholds, and the preset they came from when one was chosen. */
+  triage: TriageThresholds & { preset?: TriagePreset };
+  /** Policies whose flag always sends to review / always rejects. */
+  alwaysReview: string[];
+  alwaysReject: string[];
+  /** Ordered recommendation rules; the first match decides. */
+  rules: RecommendationRule[];
+  /** Answer allow / not flagged; store the real result. */
+  dryRun: boolean;
 }
+
+type TriageInput = TriageThresholds | { preset: TriagePreset };
+
+/** A preset becomes its thresholds; numbers are kept as sent. */
+const resolveTriage = (input: TriageInput): ChannelConfig['triage'] =>
+  'preset' in input ? { ...TRIAGE_PRESETS[input.preset], preset: input.preset } : { review: input.review, reject: input.reject };
 
 export interface Channel {
   id: string;
@@ -34,7 +49,16 @@ export interface Channel {
 const cache = new TtlCache<Channel>(CHANNEL_CACHE_TTL_MS);
 
 export function defaultChannelConfig(): ChannelConfig {
-  return { policies: defaultChannelPolicies(), insights: [], unicodeNormalization: true, triage: { ...DEFAULT_TRIAGE } };
+  return {
+    policies: defaultChannelPolicies(),
+    insights: [],
+    unicodeNormalization: true,
+    triage: { ...DEFAULT_TRIAGE },
+    alwaysReview: [],
+    alwaysReject: [],
+    rules: [],
+    dryRun: false,
+  };
 }
 
 function validateConfig(config: ChannelConfig): ChannelConfig {
@@ -49,8 +73,33 @@ function validateConfig(config: ChannelConfig): ChannelConfig {
   if (config.triage.review > config.triage.reject) {
     issues.push({ message: 'triage.review must not be above triage.reject', path: '/triage' });
   }
+  issues.push(...recommendationIssues(config));
   if (issues.length > 0) throw badRequest('Invalid channel settings', issues);
   return { ...config, policies: policies.value };
+}
+
+function recommendationIssues(config: ChannelConfig): ErrorIssue[] {
+  const issues: ErrorIssue[] = [];
+  const known = (id: string, path: string) => {
+    if (!findPolicy(id)) issues.push({ message: `Unknown policy "${id}"`, path });
+  };
+  config.alwaysReview.forEach((id, i) => known(id, `/alwaysReview/${i}`));
+  config.alwaysReject.forEach((id, i) => known(id, `/alwaysReject/${i}`));
+  config.rules.forEach((rule, r) => {
+    const at = `/rules/${r}/when`;
+    rule.when.policies?.forEach((c, i) => {
+      known(c.id, `${at}/policies/${i}/id`);
+      if (c.minProbability !== undefined && c.maxProbability !== undefined && c.minProbability > c.maxProbability) {
+        issues.push({ message: 'minProbability is above maxProbability', path: `${at}/policies/${i}` });
+      }
+    });
+    rule.when.labels?.forEach((c, i) => c.policy !== undefined && known(c.policy, `${at}/labels/${i}/policy`));
+    for (const range of ['trustLevel', 'riskLevel'] as const) {
+      const r2 = rule.when[range];
+      if (r2?.min !== undefined && r2.max !== undefined && r2.min > r2.max) issues.push({ message: 'min is above max', path: `${at}/${range}` });
+    }
+  });
+  return issues;
 }
 
 const fromRow = (row: Record<string, unknown>): Channel => ({
@@ -73,6 +122,10 @@ export const toChannelView = (channel: Channel): ChannelView => ({
   insights: channel.config.insights,
   unicodeNormalization: channel.config.unicodeNormalization,
   triage: channel.config.triage,
+  alwaysReview: channel.config.alwaysReview,
+  alwaysReject: channel.config.alwaysReject,
+  rules: channel.config.rules,
+  dryRun: channel.config.dryRun,
   createdAt: channel.createdAt,
   updatedAt: channel.updatedAt,
 });
@@ -105,7 +158,11 @@ export async function createChannel(db: Queryable, projectId: string, body: Crea
     policies: (body.policies as PolicySettings[] | undefined) ?? defaults.policies,
     insights: body.insights ?? defaults.insights,
     unicodeNormalization: body.unicodeNormalization ?? defaults.unicodeNormalization,
-    triage: body.triage ?? defaults.triage,
+    triage: body.triage ? resolveTriage(body.triage) : defaults.triage,
+    alwaysReview: body.alwaysReview ?? defaults.alwaysReview,
+    alwaysReject: body.alwaysReject ?? defaults.alwaysReject,
+    rules: (body.rules as RecommendationRule[] | undefined) ?? defaults.rules,
+    dryRun: body.dryRun ?? defaults.dryRun,
   });
   return insertChannel(db, projectId, body.key, body.name, config, false);
 }
@@ -158,7 +215,11 @@ export async function updateChannel(db: Queryable, projectId: string, idOrKey: s
     policies: (body.policies as PolicySettings[] | undefined) ?? current.config.policies,
     insights: body.insights ?? current.config.insights,
     unicodeNormalization: body.unicodeNormalization ?? current.config.unicodeNormalization,
-    triage: body.triage ?? current.config.triage,
+    triage: body.triage ? resolveTriage(body.triage) : current.config.triage,
+    alwaysReview: body.alwaysReview ?? current.config.alwaysReview,
+    alwaysReject: body.alwaysReject ?? current.config.alwaysReject,
+    rules: (body.rules as RecommendationRule[] | undefined) ?? current.config.rules,
+    dryRun: body.dryRun ?? current.config.dryRun,
   });
   try {
     const { rows } = await db.query(
