@@ -1,0 +1,94 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { exited, persistentStore, runCli, startServerProcess } from './support/process.ts';
+import { openDatabase } from '../src/db/database.ts';
+
+const moderate = (url: string, key: string, body: unknown) =>
+  fetch(`${url}/v1/moderate`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('the server as a process: first start, CLI, shutdown', () => {
+  let store: Awaited<ReturnType<typeof persistentStore>>;
+  before(async () => {
+    store = await persistentStore();
+  });
+  after(() => store.dispose());
+
+  test('first start prints a working key once; later starts do not', async () => {
+    const first = await startServerProcess(store.env);
+    const key = /API key \(shown once, store it now\): (\S+)/.exec(first.output())?.[1];
+    assert.ok(key, first.output());
+    assert.match(first.output(), /Dashboard and API:\s+http:\/\/127\.0\.0\.1:\d+/);
+    const r = await moderate(first.url, key, { content: { type: 'text', text: 'hello' }, contentId: 'first-start' });
+    assert.equal(r.status, 200);
+    first.child.kill('SIGTERM');
+    assert.equal(await exited(first.child), 0);
+
+    const second = await startServerProcess(store.env);
+    assert.doesNotMatch(second.output(), /API key \(shown once/);
+    const again = await moderate(second.url, key, { content: { type: 'text', text: 'hello again' } });
+    assert.equal(again.status, 200);
+    second.child.kill('SIGTERM');
+    await exited(second.child);
+
+    // The CLI on the same store: create, list (prefix only), revoke.
+    const created = await runCli(['keys', 'create', '--name', 'ci'], store.env);
+    assert.equal(created.code, 0, created.stderr);
+    const newKey = /API key \(shown once\): (\S+)/.exec(created.stdout)![1]!;
+    const keyId = /key (key_\S+)/.exec(created.stdout)![1]!;
+    const listed = await runCli(['keys', 'list'], store.env);
+    assert.equal(listed.code, 0);
+    assert.match(listed.stdout, new RegExp(keyId));
+    assert.ok(!listed.stdout.includes(newKey), 'a listed key must not show the secret');
+
+    const third = await startServerProcess(store.env);
+    assert.equal((await moderate(third.url, newKey, { content: { type: 'text', text: 'x' } })).status, 200);
+    third.child.kill('SIGTERM');
+    await exited(third.child);
+
+    const revoked = await runCli(['keys', 'revoke', keyId], store.env);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.equal((await runCli(['keys', 'revoke', keyId], store.env)).code, 1, 'revoking twice is an error');
+    const fourth = await startServerProcess(store.env);
+    assert.equal((await moderate(fourth.url, newKey, { content: { type: 'text', text: 'x' } })).status, 401);
+    assert.equal((await moderate(fourth.url, key, { content: { type: 'text', text: 'x' } })).status, 200);
+    fourth.child.kill('SIGTERM');
+    await exited(fourth.child);
+  });
+
+  test('graceful shutdown: every acknowledged submission is stored', async () => {
+    const key = `lifecycle_${randomBytes(16).toString('hex')}`;
+    const fresh = await persistentStore();
+    try {
+      const server = await startServerProcess({ ...fresh.env, BOOTSTRAP_API_KEY: key });
+      const ids = Array.from({ length: 200 }, (_, i) => `shutdown-${i}`);
+      let answered = 0;
+      // SIGTERM lands while most of the 200 requests are still in flight.
+      const inFlight = ids.map((contentId) =>
+        moderate(server.url, key, { content: { type: 'text', text: `message ${contentId}` }, contentId }).then(
+          (r) => {
+            if (++answered === 10) server.child.kill('SIGTERM');
+            return r.status === 200 ? contentId : null;
+          },
+          () => null,
+        ),
+      );
+      const acknowledged = (await Promise.all(inFlight)).filter((id): id is string => id !== null);
+      assert.equal(await exited(server.child), 0);
+
+      // The server is gone: read its store directly.
+      const db = await openDatabase({ databaseUrl: fresh.env.DATABASE_URL ?? null, dataDir: fresh.env.DATA_DIR });
+      try {
+        const { rows } = await db.query<{ external_id: string }>("SELECT external_id FROM content_items WHERE external_id LIKE 'shutdown-%'");
+        const stored = new Set(rows.map((r) => r.external_id));
+        const lost = acknowledged.filter((id) => !stored.has(id));
+        assert.deepEqual(lost, [], 'acknowledged submissions missing from the store');
+      } finally {
+        await db.close();
+      }
+      assert.ok(acknowledged.length > 0, 'some requests were answered before shutdown');
+    } finally {
+      await fresh.dispose();
+    }
+  });
+});
