@@ -27,7 +27,7 @@ const calm = (overrides: Partial<RiskFacts> = {}): RiskFacts => ({
   ...overrides,
 });
 const never = () => false;
-const signal = (facts: RiskFacts, id: string, disposable = never) => evaluateRisk(facts, NOW, disposable).signals.find((s) => s.id === id)!;
+const signal = (facts: RiskFacts, id: string, disposable: (domain: string) => boolean = never) => evaluateRisk(facts, NOW, disposable).signals.find((s) => s.id === id)!;
 
 test('a calm, verified, long-standing author scores 0 and reports every signal', () => {
   const risk = evaluateRisk(calm(), NOW, never);
