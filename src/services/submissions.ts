@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.ts';
-import { recordAuthorSeen, type AuthorSummary, type SubmissionFacts } from './authors.ts';
+import { recordAuthorsSeen, type AuthorSummary, type SubmissionFacts } from './authors.ts';
 import { storeContent, type StoredSubmission } from './content.ts';
 
 /** Everything one /v1/moderate request writes. */
@@ -17,14 +17,17 @@ export interface SubmissionWritten {
 
 /**
  * The batch writer behind /v1/moderate's group commit: authors first (so
- * content rows can point at them), then every content row of the batch in one
- * multi-row statement.
+ * content rows can point at them), then every content row of the batch; each
+ * as multi-row statements for the whole batch.
  */
 export async function writeSubmissions(tx: Queryable, writes: readonly SubmissionWrite[]): Promise<SubmissionWritten[]> {
-  const authors: Array<AuthorSummary | null> = [];
-  for (const write of writes) {
-    authors.push(write.author ? await recordAuthorSeen(tx, write.content.projectId, write.author.externalId, write.author.facts) : null);
-  }
+  const withAuthor = writes.flatMap((w, i) => (w.author ? [i] : []));
+  const seen = await recordAuthorsSeen(
+    tx,
+    withAuthor.map((i) => ({ projectId: writes[i]!.content.projectId, externalId: writes[i]!.author!.externalId, facts: writes[i]!.author!.facts })),
+  );
+  const authors: Array<AuthorSummary | null> = writes.map(() => null);
+  withAuthor.forEach((writeIndex, k) => (authors[writeIndex] = seen[k]!));
   const contentIds = await storeContent(
     tx,
     writes.map((w, i) => ({ ...w.content, authorId: authors[i]?.id ?? null })),
