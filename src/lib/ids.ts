@@ -1,9 +1,21 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
+
+// Random bytes are drawn from the OS in blocks: one syscall per 512 ids instead of one per id.
+const POOL_SIZE = 4096;
+const ID_RANDOM_BYTES = 8;
+const pool = Buffer.alloc(POOL_SIZE);
+let offset = POOL_SIZE;
 
 /**
  * Time-ordered identifiers: 12 hex digits of milliseconds, then 16 random hex
  * digits. New rows land at the end of indexes, and ids sort by creation.
  */
 export function newId(prefix: string): string {
-  return `${prefix}_${Date.now().toString(16).padStart(12, '0')}${randomBytes(8).toString('hex')}`;
+  if (offset + ID_RANDOM_BYTES > POOL_SIZE) {
+    randomFillSync(pool);
+    offset = 0;
+  }
+  const random = pool.toString('hex', offset, offset + ID_RANDOM_BYTES);
+  offset += ID_RANDOM_BYTES;
+  return `${prefix}_${Date.now().toString(16).padStart(12, '0')}${random}`;
 }

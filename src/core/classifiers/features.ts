@@ -91,7 +91,22 @@ function mix(a: number, b: number): number {
 const WORD_SEED = 0x811c9dc5;
 const CHAR_SEEDS = [0, 0, 0, 0x1b873593, 0x27d4eb2f, 0x165667b1];
 
+/** True when normalizeToken would change nothing: no curly apostrophe, no leet character, no run of three. */
+function isPlainToken(raw: string): boolean {
+  let previous = -1;
+  let run = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === 0x2019 || (c >= 48 && c <= 57) || c === 64 || c === 36 || c === 33 || c === 42) return false;
+    run = c === previous ? run + 1 : 1;
+    if (run >= 3) return false;
+    previous = c;
+  }
+  return true;
+}
+
 function normalizeToken(raw: string): string {
+  if (isPlainToken(raw)) return raw;
   let token = raw.replace(/’/g, "'");
   if (/[0-9@$!*]/.test(token) && LETTER.test(token)) {
     let out = '';
@@ -157,37 +172,62 @@ export function computeFeatures(text: string): TextFeatures {
   return features;
 }
 
+/** Reused buffer for hashed n-gram indices; grows as needed and is copied out per text. */
+let scratch = new Int32Array(4096);
+
+/** FNV-1a of `padded.slice(start, end)` where padded = ` ${token} `, without building that string. */
+function fnvPadded(token: string, seed: number, start: number, end: number): number {
+  const last = token.length + 1;
+  let hash = seed;
+  for (let p = start; p < end; p++) {
+    hash ^= p === 0 || p === last ? 32 : token.charCodeAt(p - 1);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/**
+ * Word 1–2-grams and character 3–5-grams (of each word padded with spaces),
+ * hashed, sorted and de-duplicated into `scratch[0..count)`: binary presence,
+ * so repeating a sentence does not amplify its score. Returns the count.
+ */
+function hashedNgrams(tokens: readonly string[]): number {
+  let capacity = tokens.length * 2;
+  for (const token of tokens) capacity += 3 * (token.length + 2);
+  if (capacity > scratch.length) scratch = new Int32Array(capacity * 2);
+  let n = 0;
+  let previous = 0;
+  for (let t = 0; t < tokens.length; t++) {
+    const h = fnv(tokens[t]!, WORD_SEED);
+    scratch[n++] = h & HASH_MASK;
+    if (t > 0) scratch[n++] = mix(previous, h) & HASH_MASK;
+    previous = h;
+  }
+  for (const token of tokens) {
+    if (token.startsWith('__')) continue;
+    const paddedLength = token.length + 2;
+    for (let size = 3; size <= 5; size++) {
+      const seed = CHAR_SEEDS[size]!;
+      for (let i = 0; i + size <= paddedLength; i++) scratch[n++] = fnvPadded(token, seed, i, i + size) & HASH_MASK;
+    }
+  }
+  const sorted = scratch.subarray(0, n).sort();
+  let unique = 0;
+  for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) scratch[unique++] = sorted[i]!;
+  return unique;
+}
+
 function featuresFromTokens(
   text: string,
   normalized: string,
   tokens: string[],
   counts: { url: number; email: number; mention: number; hashtag: number; emoji: number },
 ): TextFeatures {
+  const hashedCount = hashedNgrams(tokens);
+  const scale = hashedCount > 0 ? 1 / Math.sqrt(hashedCount) : 0;
+  // Dense features (structural, lexicon) follow the hashed ones.
   const indices: number[] = [];
   const values: number[] = [];
-
-  const wordHashes: number[] = [];
-  for (const token of tokens) {
-    const h = fnv(token, WORD_SEED);
-    wordHashes.push(h);
-    indices.push(h & HASH_MASK);
-  }
-  for (let i = 1; i < wordHashes.length; i++) indices.push(mix(wordHashes[i - 1]!, wordHashes[i]!) & HASH_MASK);
-  for (const token of tokens) {
-    if (token.startsWith('__')) continue;
-    const padded = ` ${token} `;
-    for (let n = 3; n <= 5; n++) {
-      const seed = CHAR_SEEDS[n]!;
-      for (let i = 0; i + n <= padded.length; i++) indices.push(fnv(padded, seed, i, i + n) & HASH_MASK);
-    }
-  }
-  // Binary n-gram presence: repeating a sentence must not amplify its score.
-  const unique = Int32Array.from(indices).sort();
-  indices.length = 0;
-  for (let i = 0; i < unique.length; i++) if (i === 0 || unique[i] !== unique[i - 1]) indices.push(unique[i]!);
-  const hashedCount = indices.length;
-  const scale = hashedCount > 0 ? 1 / Math.sqrt(hashedCount) : 0;
-  for (let i = 0; i < hashedCount; i++) values.push(scale);
 
   // Structural signals (spam and intent cues).
   let letters = 0;
@@ -244,10 +284,16 @@ function featuresFromTokens(
     if (value > 0) add(LEXICON_BASE + i, Math.min(1, value * lexiconScale));
   }
 
+  const allIndices = new Int32Array(hashedCount + indices.length);
+  allIndices.set(scratch.subarray(0, hashedCount));
+  allIndices.set(indices, hashedCount);
+  const allValues = new Float32Array(hashedCount + values.length);
+  allValues.fill(scale, 0, hashedCount);
+  allValues.set(values, hashedCount);
   return {
-    indices: Int32Array.from(indices),
-    values: Float32Array.from(values),
-    length: indices.length,
+    indices: allIndices,
+    values: allValues,
+    length: allIndices.length,
     tokens,
     lexicon,
     urlCount: urlLike,

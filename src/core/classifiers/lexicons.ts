@@ -181,11 +181,15 @@ interface TermEntry {
 
 let termTable: Map<string, TermEntry> | null = null;
 let maxPhraseLength = 1;
+/** Every leading run of words of a multi-word term ("i will" of "i will kill"): a phrase grows only while it can still match. */
+let phrasePrefixes = new Set<string>();
 
 function addTerm(table: Map<string, TermEntry>, term: string, category: number, weight: number): void {
   const key = term.trim().toLowerCase().replace(/’/g, "'").replace(/\s+/g, ' ');
   if (!key) return;
-  maxPhraseLength = Math.max(maxPhraseLength, key.split(' ').length);
+  const words = key.split(' ');
+  maxPhraseLength = Math.max(maxPhraseLength, words.length);
+  for (let n = 1; n < words.length; n++) phrasePrefixes.add(words.slice(0, n).join(' '));
   let entry = table.get(key);
   if (!entry) {
     entry = { categories: [], weights: [] };
@@ -218,6 +222,7 @@ export function setProfanityTerms(terms: ProfanityTerm[]): void {
 
 function buildTable(): Map<string, TermEntry> {
   const table = new Map<string, TermEntry>();
+  phrasePrefixes = new Set<string>();
   for (const [category, list] of Object.entries(CURATED)) {
     const index = CATEGORY_INDEX.get(category)!;
     for (const item of list.split(',')) {
@@ -261,6 +266,7 @@ export function lexiconHits(tokens: string[]): LexiconHits {
   for (let i = 0; i < tokens.length; i++) {
     let phrase = '';
     for (let n = 0; n < maxPhraseLength && i + n < tokens.length; n++) {
+      if (n > 0 && !phrasePrefixes.has(phrase)) break;
       phrase = n === 0 ? tokens[i]! : `${phrase} ${tokens[i + n]!}`;
       const entry = lookup(table, phrase);
       if (!entry) continue;
