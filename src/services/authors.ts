@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { isDeepStrictEqual } from 'node:util';
 import type { Database, Queryable } from '../db/database.ts';
 import { enqueue } from '../outbox/outbox.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
@@ -6,6 +7,8 @@ import { newId } from '../lib/ids.ts';
 import { trustLevel, type TrustFacts, type TrustLevel } from '../core/trust.ts';
 import { evaluateRisk, isNightTime, type RiskEvaluation, type RiskFacts } from '../core/risk.ts';
 import { isUniqueViolation } from './channels.ts';
+// A cycle (webhooks.ts renders authors with toAuthorRecord); both sides use the other's exports only inside functions.
+import { emitEvents, eventRow, subscribedEventsSql, type EventDraft } from './webhooks.ts';
 
 export type AuthorStatus = 'enabled' | 'suspended' | 'blocked';
 export const AUTHOR_BLOCK_EXPIRED_TOPIC = 'author.block_expired';
@@ -158,12 +161,50 @@ export async function findAuthorRow(db: Queryable, projectId: string, idOrExtern
   return rows[0] ?? null;
 }
 
+/** What moved an author's stored trust level, as AUTHOR_TRUST_LEVEL_CHANGED reports it. */
+export type TrustChangeCause = 'update' | 'submission' | 'time';
+
+/** The AUTHOR_TRUST_LEVEL_CHANGED payload: the author as they stand now, and the stored level before. */
+function trustChangedData(author: AuthorRecord, previousTrustLevel: number, cause: TrustChangeCause): Record<string, unknown> {
+  return { author, previousTrustLevel, trustLevel: author.trust_level.level, cause };
+}
+
+/**
+ * Writes new stored trust levels and, in the same statement, their
+ * AUTHOR_TRUST_LEVEL_CHANGED events for the projects whose webhooks subscribe
+ * (none subscribed: only the UPDATE does anything).
+ */
+async function storeTrustLevels(db: Queryable, moves: ReadonlyArray<{ row: Row; level: number }>, cause: TrustChangeCause, now: number): Promise<void> {
+  if (moves.length === 0) return;
+  const events = moves.map(({ row, level }) =>
+    eventRow({ projectId: row.project_id as string, type: 'AUTHOR_TRUST_LEVEL_CHANGED', data: trustChangedData(toAuthorRecord(row, now), num(row.trust_level), cause) }, now),
+  );
+  await db.query(
+    `WITH moved AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::smallint[], $4::text[], $5::text[]) AS m(author_id, project_id, level, id, body)
+     ), stored AS (
+       UPDATE authors SET trust_level = m.level FROM moved m WHERE authors.project_id = m.project_id AND authors.id = m.author_id
+     ), trust_events AS (
+       SELECT id, project_id, 'AUTHOR_TRUST_LEVEL_CHANGED'::text AS type, body FROM moved
+     ),
+     ${subscribedEventsSql('trust_events', '$6')}`,
+    [
+      moves.map(({ row }) => row.id),
+      moves.map(({ row }) => row.project_id),
+      moves.map(({ level }) => level),
+      events.map((e) => e.id),
+      events.map((e) => e.body),
+      now,
+    ],
+  );
+  for (const { row, level } of moves) row.trust_level = level;
+}
+
 /** Keeps the stored (sortable) trust level equal to the computed one; writes only when it moved. */
 async function syncTrustLevel(db: Queryable, row: Row, now: number): Promise<void> {
   const level = trustLevel(trustFactsOf(row), now).level;
   if (level === num(row.trust_level)) return;
-  await db.query('UPDATE authors SET trust_level = $3 WHERE project_id = $1 AND id = $2', [row.project_id, row.id, level]);
-  row.trust_level = level;
+  await storeTrustLevels(db, [{ row, level }], 'time', now);
 }
 
 /** GET /v1/authors/{id}: by internal or external id; 404 when not in this project. */
@@ -380,14 +421,10 @@ export async function recordAuthorsSeen(tx: Queryable, sightings: readonly Autho
       results[i] = toAuthorSummary(row, now);
     });
   }
-  const moved = [...latestRows.values()].filter((row) => trustLevel(trustFactsOf(row), now).level !== num(row.trust_level));
-  if (moved.length > 0) {
-    await tx.query(
-      `UPDATE authors SET trust_level = m.level
-       FROM unnest($1::text[], $2::smallint[]) AS m(id, level) WHERE authors.id = m.id`,
-      [moved.map((row) => row.id), moved.map((row) => trustLevel(trustFactsOf(row), now).level)],
-    );
-  }
+  const moved = [...latestRows.values()]
+    .map((row) => ({ row, level: trustLevel(trustFactsOf(row), now).level }))
+    .filter(({ row, level }) => level !== num(row.trust_level));
+  await storeTrustLevels(tx, moved, 'submission', now);
   return results;
 }
 
@@ -446,7 +483,11 @@ export async function createAuthor(db: Queryable, projectId: string, body: Autho
   }
 }
 
-/** PUT /v1/authors/{id}: the fields sent replace the stored ones (metadata as a whole); the rest stay. */
+/**
+ * PUT /v1/authors/{id}: the fields sent replace the stored ones (metadata as a
+ * whole); the rest stay. In the same transaction: AUTHOR_UPDATED when a field
+ * changed, AUTHOR_TRUST_LEVEL_CHANGED when the stored trust level moved.
+ */
 export async function updateAuthor(db: Database, projectId: string, idOrExternalId: string, body: AuthorFields): Promise<AuthorRecord> {
   return db.transaction(async (tx) => {
     const current = await findAuthorRow(tx, projectId, idOrExternalId, true);
@@ -463,7 +504,15 @@ export async function updateAuthor(db: Database, projectId: string, idOrExternal
       [projectId, current.id, next.name, next.email, next.profile_picture, next.external_link, JSON.stringify(next.metadata ?? {}),
         next.manual_trust_level, next.first_seen, next.last_seen, next.trust_level, now],
     );
-    return toAuthorRecord(rows[0]!, now);
+    const updated = toAuthorRecord(rows[0]!, now);
+    const changedFields = WRITABLE.filter((field) => body[field] !== undefined && !isDeepStrictEqual(current[field] ?? (field === 'metadata' ? {} : null), body[field]));
+    const events: EventDraft[] = [];
+    if (changedFields.length > 0) events.push({ type: 'AUTHOR_UPDATED', data: { author: updated, changedFields } });
+    if (num(current.trust_level) !== num(next.trust_level)) {
+      events.push({ type: 'AUTHOR_TRUST_LEVEL_CHANGED', data: trustChangedData(updated, num(current.trust_level), 'update') });
+    }
+    await emitEvents(tx, projectId, events, now);
+    return updated;
   });
 }
 

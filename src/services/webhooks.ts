@@ -332,6 +332,54 @@ export async function emitEvents(tx: Queryable, projectId: string, drafts: reado
   return freshJobs.length;
 }
 
+/**
+ * The tail of a WITH query that writes the events of `source` (a CTE with
+ * columns id, project_id, type, body) only where an enabled project webhook
+ * subscribes to the event's type, plus one outbox delivery job per recipient.
+ * With no subscriber it writes nothing, so a hot write path can append it to a
+ * statement it runs anyway and pay only an index probe of `webhooks`.
+ * `nowParam` is the placeholder of the time (ms).
+ */
+export function subscribedEventsSql(source: string, nowParam: string): string {
+  return `subscribed AS (
+    SELECT s.id AS event_id, s.project_id, w.id AS webhook_id FROM ${source} s
+    JOIN webhooks w ON w.project_id = s.project_id AND w.enabled AND w.action_id IS NULL AND w.events @> jsonb_build_array(s.type)
+  ), written_events AS (
+    INSERT INTO webhook_events (id, project_id, type, body, created_at)
+    SELECT s.id, s.project_id, s.type, s.body, ${nowParam}::bigint FROM ${source} s WHERE s.id IN (SELECT event_id FROM subscribed)
+    ON CONFLICT (id) DO NOTHING RETURNING id
+  )
+  INSERT INTO outbox (project_id, topic, payload, available_at, created_at)
+  SELECT h.project_id, '${DELIVER_TOPIC}', jsonb_build_object('eventId', h.event_id, 'webhookId', h.webhook_id), ${nowParam}::bigint, ${nowParam}::bigint
+  FROM subscribed h WHERE h.event_id IN (SELECT id FROM written_events)`;
+}
+
+/** An event for project webhooks, in a statement that may span projects. */
+export interface ProjectEventDraft {
+  projectId: string;
+  type: WebhookEventType;
+  data: Record<string, unknown>;
+}
+
+/** The row a project event is written as: its id and the exact body every delivery sends. */
+export function eventRow(draft: ProjectEventDraft, now: number): { id: string; project_id: string; type: string; body: string } {
+  const id = newId('evt');
+  return { id, project_id: draft.projectId, type: draft.type, body: JSON.stringify({ id, type: draft.type, timestamp: now, ...draft.data }) };
+}
+
+/**
+ * Project-webhook events in one statement (any number of events and
+ * projects), written only where a webhook subscribes; see subscribedEventsSql.
+ */
+export async function emitSubscribedEvents(tx: Queryable, drafts: readonly ProjectEventDraft[], now = Date.now()): Promise<void> {
+  if (drafts.length === 0) return;
+  await tx.query(
+    `WITH drafts AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(id text, project_id text, type text, body text)),
+     ${subscribedEventsSql('drafts', '$2')}`,
+    [JSON.stringify(drafts.map((d) => eventRow(d, now))), now],
+  );
+}
+
 /** A stable event id derived from what caused it, for fan-outs that may run twice. */
 export const derivedEventId = (...parts: string[]) => `evt_${createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 28)}`;
 
