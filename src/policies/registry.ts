@@ -1,6 +1,7 @@
 import type { Policy, PolicySettings } from '../core/policy.ts';
 import type { ErrorIssue } from '../errors.ts';
 import { classifierPolicies } from '../core/classifiers/index.ts';
+import { withObscenity } from '../core/policies/profanity.ts';
 import { parseEntitySettings, piiPolicy, urlPolicy } from '../core/entities/index.ts';
 import { parseUnicodeSettings, unicodeSpoofingPolicy } from '../core/unicode/policy.ts';
 import type { CompiledWordlist } from '../core/wordlist/matcher.ts';
@@ -35,7 +36,7 @@ const parsedWith =
   };
 
 const registered: RegisteredPolicy[] = [
-  ...classifierPolicies.map((policy) => ({ policy })),
+  ...classifierPolicies.map((policy) => ({ policy: policy.id === 'profanity' ? withObscenity(policy) : policy })),
   { policy: piiPolicy, validate: parsedWith((raw) => parseEntitySettings('pii', raw)) },
   { policy: urlPolicy, validate: parsedWith((raw) => parseEntitySettings('url', raw)) },
   { policy: unicodeSpoofingPolicy, validate: parsedWith(parseUnicodeSettings) },
