@@ -16,17 +16,19 @@ before(async () => {
     INSERT INTO authors (id, project_id, external_id, first_seen, last_seen, created_at, updated_at)
       VALUES ('au1', 'p1', 'alice', 0, 0, 0, 0);
   `);
-  const item = (id: string, project: string, channel: string, opts: { author?: string; conversation?: string; flagged: boolean; recommendation: string; policies: unknown[]; at: number }) =>
+  const item = (id: string, project: string, channel: string, opts: { author?: string; conversation?: string; flagged: boolean; recommendation: string; policies: unknown[]; shadowFlagged?: string[]; at: number }) =>
     db.query(
       `INSERT INTO content_items (id, project_id, external_id, channel_id, author_id, conversation_id, content_type, content, flagged,
          flag_probability, severity_score, recommendation, result, submitted_at, created_at, updated_at)
        VALUES ($1, $2, $1, $3, $4, $5, 'text', '{}', $6, 0, 0, $7, $8, $9, $9, $9)`,
-      [id, project, channel, opts.author ?? null, opts.conversation ?? null, opts.flagged, opts.recommendation, JSON.stringify({ policies: opts.policies }), opts.at],
+      [id, project, channel, opts.author ?? null, opts.conversation ?? null, opts.flagged, opts.recommendation, JSON.stringify({ policies: opts.policies, ...(opts.shadowFlagged ? { shadow_flagged: opts.shadowFlagged } : {}) }), opts.at],
     );
   await item('toxic', 'p1', 'ch1', { author: 'au1', conversation: 'c1', flagged: true, recommendation: 'review', policies: [{ id: 'toxicity', probability: 0.9, flagged: true }], at: 1_000 });
-  await item('shadow', 'p1', 'ch2', { conversation: 'c2', flagged: false, recommendation: 'allow', policies: [{ id: 'unicode_spoofing', probability: 1, flagged: false }], at: 2_000 });
+  await item('shadow', 'p1', 'ch2', { conversation: 'c2', flagged: false, recommendation: 'allow', policies: [{ id: 'unicode_spoofing', probability: 1, flagged: false }], shadowFlagged: ['unicode_spoofing'], at: 2_000 });
   await item('clean', 'p1', 'ch1', { flagged: false, recommendation: 'allow', policies: [{ id: 'toxicity', probability: 0.1, flagged: false }], at: 3_000 });
   await item('foreign', 'p2', 'ch3', { flagged: true, recommendation: 'reject', policies: [{ id: 'toxicity', probability: 0.99, flagged: true }], at: 1_500 });
+  // Scored high by a policy with flagging turned off: not a shadow flag, the pipeline recorded none.
+  await item('unflaggable', 'p2', 'ch3', { flagged: false, recommendation: 'allow', policies: [{ id: 'toxicity', probability: 0.8, flagged: false }], at: 1_600 });
   await db.exec(`INSERT INTO audit_log (id, project_id, kind, action_id, action_key, content_id, created_at) VALUES ('l1', 'p1', 'action', 'act1', 'warn', 'clean', 0)`);
 });
 after(() => db.close());
@@ -40,7 +42,7 @@ async function select(filter: QueueFilter, project = 'p1'): Promise<string[]> {
 
 test('an empty filter selects every item of the project and none of another', async () => {
   assert.deepEqual(await select({}), ['clean', 'shadow', 'toxic']);
-  assert.deepEqual(await select({}, 'p2'), ['foreign']);
+  assert.deepEqual(await select({}, 'p2'), ['foreign', 'unflaggable']);
 });
 
 test('flagged, not flagged and shadow-flagged', async () => {
@@ -49,6 +51,9 @@ test('flagged, not flagged and shadow-flagged', async () => {
   assert.deepEqual(await select({ flagged: 'NOT_FLAGGED' }), ['clean', 'shadow']);
   assert.deepEqual(await select({ flagged: 'NOT_FLAGGED', showShadowFlagged: false }), ['clean']);
   assert.deepEqual(await select({ showShadowFlagged: false }), ['clean', 'toxic']);
+  // Only what the pipeline recorded as shadow-flagged counts, not any high score.
+  assert.deepEqual(await select({ flagged: 'FLAGGED' }, 'p2'), ['foreign']);
+  assert.deepEqual(await select({ showShadowFlagged: false }, 'p2'), ['foreign', 'unflaggable']);
 });
 
 test('label conditions', async () => {

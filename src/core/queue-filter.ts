@@ -34,14 +34,12 @@ export interface QueueFilter {
   /** Extension: flagged items, unflagged items or all (default). */
   flagged?: FlaggedFilter;
   /**
-   * Extension: shadow-flagged items are not flagged, yet some policy scored
-   * them at or above SHADOW_PROBABILITY (a policy with flagging turned off, or
-   * in shadow mode). Default true: they are shown.
+   * Extension: shadow-flagged items are not flagged, yet some policy reached
+   * its threshold without flagging (shadow mode): the pipeline stores those
+   * policy ids as `result.shadow_flagged`. Default true: they are shown.
    */
   showShadowFlagged?: boolean;
 }
-
-export const SHADOW_PROBABILITY = 0.5;
 
 /** Collects bound parameters and hands out their `$n` placeholders. */
 export class SqlParams {
@@ -146,7 +144,7 @@ export function queueFilterSql(filter: QueueFilter, params: SqlParams, projectPa
       where.push(policyExists(bounds.join(' AND ')));
     }
   }
-  const shadow = `(NOT ci.flagged AND ${policyExists(`(p->>'probability')::float8 >= ${SHADOW_PROBABILITY}`)})`;
+  const shadow = `(NOT ci.flagged AND ci.result->'shadow_flagged' IS NOT NULL)`;
   const flagged = filter.flagged ?? 'ALL';
   const showShadow = filter.showShadowFlagged ?? true;
   if (flagged === 'FLAGGED') where.push(showShadow ? `(ci.flagged OR ${shadow})` : 'ci.flagged');

@@ -54,11 +54,16 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   // run policies
   const errors: PolicyError[] = media.map(notAnalysed);
   const scored: ScoredPolicy[] = [];
+  // Policies that saw a violation without flagging it (shadow mode): review queues can show these items.
+  const shadowFlagged: string[] = [];
   const environment = policyEnvironment(deps, projectId);
   for (const settings of policySettings) {
     const outcome = await runPolicy(settings, bindPolicy(settings, environment), fields, body.content.type === 'object');
     if ('error' in outcome) errors.push({ id: resultIdOf(settings), message: outcome.error });
-    else scored.push(outcome.scored);
+    else {
+      scored.push(outcome.scored);
+      if (outcome.shadowFlagged) shadowFlagged.push(outcome.scored.result.id);
+    }
   }
 
   // evaluate and recommend
@@ -120,7 +125,15 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
         flagProbability: evaluation.flag_probability,
         severityScore: evaluation.severity_score,
         recommendation: recommendation.action,
-        result: { evaluation, recommendation, policies, insights, errors, unicode: unicodeFindings(fields) },
+        result: {
+          evaluation,
+          recommendation,
+          policies,
+          insights,
+          errors,
+          unicode: unicodeFindings(fields),
+          ...(shadowFlagged.length > 0 ? { shadow_flagged: shadowFlagged } : {}),
+        },
         submittedAt,
       },
     });
@@ -173,7 +186,7 @@ const notAnalysed = (field: MediaField): PolicyError => ({
   message: `${field.type} content${field.key === null ? '' : ` in field "${field.key}"`} was accepted but not analysed: ${field.type} moderation is not available in this version`,
 });
 
-type PolicyOutcome = { scored: ScoredPolicy } | { error: string };
+type PolicyOutcome = { scored: ScoredPolicy; shadowFlagged: boolean } | { error: string };
 
 function policyEnvironment(deps: PipelineDeps, projectId: string): PolicyEnvironment {
   const backend = deps.config?.modelBackend ?? null;
@@ -205,12 +218,17 @@ async function runPolicy(settings: PolicySettings, policy: Policy, fields: reado
   let probability = 0;
   let flagged = false;
   let best: FieldResult | undefined;
+  let observedUnflagged = false;
   const flaggedFields: string[] = [];
   const labels = new Map<string, { id: string; probability: number; flagged: boolean }>();
   const matches: NonNullable<PolicyResult['matches']> = [];
   perField.forEach((result, index) => {
     if (!result) return;
     const fieldFlagged = settings.flag && (result.flagged ?? result.probability >= threshold);
+    // Shadow flag: the policy reached its threshold but held back, being in shadow mode or saying so itself.
+    if (!fieldFlagged && result.probability >= threshold && (settings.mode === 'shadow' || (settings.flag && result.flagged === false))) {
+      observedUnflagged = true;
+    }
     if (fieldFlagged) {
       flagged = true;
       const key = evaluated[index]!.key;
@@ -243,7 +261,7 @@ async function runPolicy(settings: PolicySettings, policy: Policy, fields: reado
   if (data !== undefined) result.data = data;
   // Shadow mode observes: the policy reports what it saw but moves neither flag probability nor severity.
   const flagEnabled = settings.flag && settings.mode !== 'shadow';
-  return { scored: { result, flagEnabled, severity: policy.severity } };
+  return { scored: { result, flagEnabled, severity: policy.severity }, shadowFlagged: observedUnflagged && !flagged };
 }
 
 /** Masks applied over normalized text; `modified` is present whenever either changed the text. */
