@@ -577,11 +577,16 @@ export async function listAuthors(db: Queryable, projectId: string, query: Autho
   const order = column ? `${column} ${dir}${nulls}, id ${dir}` : `id ${dir}`;
   const offset = (query.pageNumber - 1) * query.pageSize;
   const whereSql = where.join(' AND ');
+  // Unfiltered: the trigger-kept counter (a few rows); filtered: an exact count of the matching rows.
+  const countSql =
+    where.length === 1
+      ? `SELECT COALESCE(sum(value), 0)::bigint AS n FROM project_counters WHERE project_id = $1 AND name = 'authors'`
+      : `SELECT count(*) AS n FROM authors WHERE ${whereSql}`;
   const [page, count] = await Promise.all([
     db.query(`SELECT ${SELECT_COLUMNS} FROM authors WHERE ${whereSql} ORDER BY ${order} LIMIT ${query.pageSize} OFFSET ${offset}`, params),
-    db.query<{ n: number }>(`SELECT count(*) AS n FROM authors WHERE ${whereSql}`, params),
+    db.query<{ n: number }>(countSql, where.length === 1 ? [projectId] : params),
   ]);
-  const total = count.rows[0]!.n;
+  const total = Number(count.rows[0]!.n);
   const now = Date.now();
   return {
     authors: page.rows.map((row) => toAuthorRecord(row, now)),
