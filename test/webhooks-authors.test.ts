@@ -97,6 +97,25 @@ describe('author webhooks: AUTHOR_UPDATED and AUTHOR_TRUST_LEVEL_CHANGED', () =>
     assert.equal((await t.request('GET', '/v1/authors?sortBy=trustLevel&sortDirection=asc')).body.authors[0].external_id, 'carl');
   });
 
+  test('a read that notices a time-based promotion stores the new level and announces it', async () => {
+    for (let i = 0; i < 5; i++) {
+      await client.content.submit({ content: { type: 'text', text: `Have a nice day ${i}` }, contentId: `e-${i}`, authorId: 'eve' });
+    }
+    // Eight days of membership pass (written behind the API's back, as time would).
+    await t.server.db.query("UPDATE authors SET first_seen = first_seen - 8 * 86400000 WHERE project_id = $1 AND external_id = 'eve'", [t.projectId]);
+    const trustBefore = await storedEvents('AUTHOR_TRUST_LEVEL_CHANGED');
+    assert.equal((await t.request('GET', '/v1/authors/eve')).body.trust_level.level, 1);
+    assert.equal(await storedEvents('AUTHOR_TRUST_LEVEL_CHANGED'), trustBefore + 1);
+    // Stored now: reading again announces nothing more.
+    assert.equal((await t.request('GET', '/v1/authors/eve')).body.trust_level.level, 1);
+    assert.equal(await storedEvents('AUTHOR_TRUST_LEVEL_CHANGED'), trustBefore + 1);
+    await receiver.waitFor(() => eventsFor('AUTHOR_TRUST_LEVEL_CHANGED', 'eve').length >= 1);
+    const [event] = eventsFor('AUTHOR_TRUST_LEVEL_CHANGED', 'eve');
+    assert.equal(event.cause, 'time');
+    assert.equal(event.previousTrustLevel, 0);
+    assert.equal(event.trustLevel, 1);
+  });
+
   test('a project without a subscribed webhook stores no author events', async () => {
     const other = await t.newProject();
     const otherClient = new ModerationAPI({ secretKey: other.apiKey, baseURL: t.baseURL, maxRetries: 0 });
