@@ -11,6 +11,9 @@ const INVISIBLE_SWEAR = `what the fu${ZERO_WIDTH_SPACE}ck is this`;
 const CLEAN_SWEAR = 'what the fuck is this';
 const ZALGO_WORD = 'Z\u0336\u0337\u0338\u0339\u033A\u033B\u033C\u033D\u033E\u033Fa\u0340\u0341\u0342\u0343\u0344\u0345\u0346\u0347lgo';
 const SPOOFED_PAYPAL = `p${CYRILLIC_A}ypal`;
+// An entity matcher reports the exact text it matched, so it shows which text the policies saw.
+const SPOOFED_EMAIL = `write to jane@ex${CYRILLIC_A}mple.com today`;
+const EMAIL_PROBE = [{ id: 'pii' }, { id: 'unicode_spoofing', flag: true }];
 
 const SIGNALS = ['mixed_script', 'confusable_word', 'invisible', 'zalgo', 'illegal'];
 
@@ -108,9 +111,17 @@ describe('Unicode spoofing and normalization through /v1/moderate', () => {
         assert.equal(unicode.probability, 1);
         assert.equal(unicode.flagged, true);
         assert.equal(labelOf(unicode, label).flagged, true);
-        // The disguise works on profanity here: that is exactly what normalization is for.
-        assert.equal(policyOf(r.body, 'profanity').flagged, false, text);
       }
+      // Without normalization the entity matcher sees the disguised address, not the real one.
+      const probe = await moderateText(SPOOFED_EMAIL, { channel: 'policy-only', policies: EMAIL_PROBE });
+      assert.equal(probe.body.content.modified, null);
+      assert.ok(!policyOf(probe.body, 'pii').matches.some((m: { match: string }) => m.match === 'jane@example.com'));
+    });
+
+    test('with normalization on, other policies see the cleaned text', async () => {
+      const probe = await moderateText(SPOOFED_EMAIL, { channel: 'norm-and-policy', policies: EMAIL_PROBE });
+      assert.equal(probe.body.content.modified, 'write to jane@example.com today');
+      assert.deepEqual(policyOf(probe.body, 'pii').matches.map((m: { match: string }) => m.match), ['jane@example.com']);
     });
 
     test('off/off: no detection, unicode_spoofed omitted, nothing rewritten', async () => {
@@ -119,7 +130,6 @@ describe('Unicode spoofing and normalization through /v1/moderate', () => {
       assert.equal(r.body.content.modified, null);
       assert.equal('unicode_spoofed' in r.body.evaluation, false);
       assert.equal(policyOf(r.body, 'unicode_spoofing'), undefined);
-      assert.equal(policyOf(r.body, 'profanity').flagged, false);
     });
 
     test('a per-request override adding the policy turns off/off into off/on', async () => {
@@ -128,7 +138,6 @@ describe('Unicode spoofing and normalization through /v1/moderate', () => {
       assert.equal(r.body.content.modified, null);
       assert.equal(r.body.evaluation.unicode_spoofed, true);
       assert.equal(policyOf(r.body, 'unicode_spoofing').flagged, true);
-      assert.equal(policyOf(r.body, 'profanity').flagged, false);
     });
 
     test("the policy's own result is the same whether or not the channel normalizes", async () => {
