@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Policy } from '../policy.ts';
-import { obscenityScore, withObscenity } from './profanity.ts';
+import { mayHideProfanity, obscenityScore, withObscenity } from './profanity.ts';
 
 test('profane words score high, including disguised spellings', () => {
   assert.ok(obscenityScore('what the fuck is this') >= 0.8);
@@ -26,5 +26,14 @@ test('the combined policy keeps the model score unless the matcher sees more', (
   assert.equal((combined.evaluate('a calm sentence', { id: 'profanity', flag: true }, ctx) as { probability: number }).probability, 0.3);
   const raised = combined.evaluate('fuuuuckin hell', { id: 'profanity', flag: true }, ctx) as { probability: number; labels: unknown[] };
   assert.equal(raised.probability, 0.8);
+  // Plain spelling is the model's job: the matcher does not run, the model's score stands.
+  assert.equal((combined.evaluate('what the fuck', { id: 'profanity', flag: true }, ctx) as { probability: number }).probability, 0.3);
   assert.equal(raised.labels.length, 1);
+});
+
+test('the matcher runs only where a disguise could hide', () => {
+  for (const disguised of ['sh1t', 'bullsh!t', 'a$$hole', 'fuuuuck', 'ｆｕｃｋ', 'fu\u200Bck']) assert.equal(mayHideProfanity(disguised), true, disguised);
+  for (const plain of ["Hey everyone! We planted tomatoes, basil and sunflowers.", "It's 5 o'clock, see you at 3:30 in room 12-B.", 'e-mail me at home.']) {
+    assert.equal(mayHideProfanity(plain), false, plain);
+  }
 });

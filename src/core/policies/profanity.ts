@@ -17,13 +17,41 @@ export function obscenityScore(text: string): number {
   return Math.min(1, 0.8 + 0.1 * (distinct - 1));
 }
 
+const isLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+
+/**
+ * The matcher is slow next to the model (tens of microseconds for a short
+ * message), and on plain ASCII words the model already knows what the matcher
+ * knows. So it runs only where a disguise could hide: a character outside
+ * ASCII, a run of three identical letters, or a digit or symbol between two
+ * letters ("sh1t", "bullsh!t", "a$$").
+ */
+export function mayHideProfanity(text: string): boolean {
+  let previous = -1;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x7f) return true;
+    run = c === previous ? run + 1 : 1;
+    if (run >= 3 && isLetter(c)) return true;
+    if (!isLetter(c) && c !== 32 && i > 0 && isLetter(previous)) {
+      // A non-letter right after a letter: disguising only if letters (or more symbols then a letter) follow.
+      let j = i + 1;
+      while (j < text.length && j - i < 3 && !isLetter(text.charCodeAt(j)) && text.charCodeAt(j) > 32) j++;
+      if (j < text.length && isLetter(text.charCodeAt(j)) && !(c === 39 || c === 45 || c === 46 || c === 44 || c === 47 || c === 58)) return true;
+    }
+    previous = c;
+  }
+  return false;
+}
+
 /** The served profanity policy: the trained model, raised to the obscenity matcher's score when that is higher. */
 export function withObscenity(model: Policy): Policy {
   return {
     ...model,
     evaluate(text, settings, ctx) {
       const outcome = model.evaluate(text, settings, ctx);
-      const lexical = obscenityScore(text);
+      const lexical = mayHideProfanity(text) ? obscenityScore(text) : 0;
       const combine = (result: FieldResult): FieldResult =>
         lexical > result.probability ? { ...result, probability: lexical, data: { ...result.data, lexicon: 'obscenity' } } : result;
       return outcome instanceof Promise ? outcome.then(combine) : combine(outcome);
