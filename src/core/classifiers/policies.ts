@@ -21,10 +21,19 @@ function lex(features: TextFeatures, category: string): number {
 /** Detectors of harmful passages score the worst window of a long text; topic models score the whole text. */
 const WINDOWED: ReadonlySet<ModelName> = new Set(['toxicity', 'hate', 'sexual', 'violence', 'self_harm', 'flirtation']);
 
+// Several policies ask the same model about the same text (toxicity_severe asks toxicity and hate):
+// each model's answer is kept beside the memoized features.
+const modelScores = new WeakMap<TextFeatures, Map<ModelName, number | null>>();
+
 function modelProbability(name: ModelName, features: TextFeatures): number | null {
+  let scores = modelScores.get(features);
+  if (!scores) modelScores.set(features, (scores = new Map()));
+  const known = scores.get(name);
+  if (known !== undefined) return known;
   const m = model(name);
-  if (!m) return null;
-  return WINDOWED.has(name) ? m.maxWindowProbability(features) : m.probability(features);
+  const probability = !m ? null : WINDOWED.has(name) ? m.maxWindowProbability(features) : m.probability(features);
+  scores.set(name, probability);
+  return probability;
 }
 
 type Scorer = (features: TextFeatures, text: string) => FieldResult;
