@@ -25,6 +25,10 @@ export class TtlCache<V> {
     this.entries.set(key, { value, expires: now + this.ttlMs });
   }
 
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
   deleteWhere(predicate: (key: string, value: V) => boolean): void {
     for (const [key, entry] of this.entries) if (predicate(key, entry.value)) this.entries.delete(key);
   }

@@ -11,7 +11,7 @@ import { compiledWordlist } from '../services/wordlists.ts';
 import type { Config } from '../config.ts';
 import { findInsight, type InsightResult } from '../policies/insights.ts';
 import { resolveChannel, type Channel } from '../services/channels.ts';
-import { findAuthor, type AuthorSummary } from '../services/authors.ts';
+import { findAuthorSnapshot, refreshAuthorSnapshot, type AuthorSummary } from '../services/authors.ts';
 import type { ModerateBody, ModerateResponse } from '../schemas/moderate.ts';
 import { applyReplacements } from './masking.ts';
 import { prepareText, type PreparedField } from './prepare-text.ts';
@@ -74,7 +74,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   const insights = runInsights(channel, fields);
   const policies = scored.map((s) => s.result).sort((a, b) => b.probability - a.probability);
   // The author as they stand before this submission: status, trust and risk shape the verdict.
-  const knownAuthor = body.authorId ? await findAuthor(deps.db, projectId, body.authorId) : null;
+  const knownAuthor = body.authorId ? await findAuthorSnapshot(deps.db, projectId, body.authorId) : null;
   const recommendation = recommend(
     {
       evaluation,
@@ -138,6 +138,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
       },
     });
     author = stored.author;
+    if (author) refreshAuthorSnapshot(projectId, author);
     contentId = stored.contentId;
   }
 

@@ -3,7 +3,7 @@ import { ApiError, badRequest, conflict, notFound } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
 import { queueFilterSql, SqlParams } from '../core/queue-filter.ts';
 import { isUniqueViolation } from './channels.ts';
-import { setAuthorStatus, type AuthorRecord } from './authors.ts';
+import { forgetAuthorSnapshots, setAuthorStatus, type AuthorRecord } from './authors.ts';
 import { writeAuditEntries, type AuditEntryInput } from './audit.ts';
 import { getQueue, ITEM_COLUMNS, webhookItem, type Queue } from './queues.ts';
 import { actionWebhooks, authorPayloads, emitEvents, syncActionWebhooks, type ActionWebhookInput, type EventDraft, type WebhookEventType } from './webhooks.ts';
@@ -484,6 +484,7 @@ export async function executeAction(db: Database, projectId: string, actorKeyId:
       for (const authorId of affectedAuthorIds) drafts.push({ type: 'AUTHOR_DELETED', data: { author: authorsBefore.get(authorId) ?? null, action: actionPayload } });
       // Erasure: content_items cascade with their author.
       await tx.query('DELETE FROM authors WHERE project_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb))', [projectId, jsonList([...affectedAuthorIds])]);
+      forgetAuthorSnapshots(projectId);
     }
 
     await emitEvents(tx, projectId, drafts, now);

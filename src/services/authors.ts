@@ -4,6 +4,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import { enqueue } from '../outbox/outbox.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
+import { TtlCache } from '../lib/ttl-cache.ts';
 import { trustLevel, type TrustFacts, type TrustLevel } from '../core/trust.ts';
 import { evaluateRisk, isNightTime, type RiskEvaluation, type RiskFacts } from '../core/risk.ts';
 import { isUniqueViolation } from './channels.ts';
@@ -223,6 +224,34 @@ export async function findAuthor(db: Queryable, projectId: string, externalId: s
   return rows[0] ? toAuthorRecord(rows[0]) : null;
 }
 
+// The submission path reads an author's status, trust and risk before every verdict. Served from
+// memory for up to a second; author changes made through this node clear the project's entries.
+const AUTHOR_SNAPSHOT_TTL_MS = 1_000;
+const snapshots = new TtlCache<AuthorRecord | null>(AUTHOR_SNAPSHOT_TTL_MS);
+
+/** `findAuthor` for the hot path: at most one second old, fresh after changes made through this node. */
+export async function findAuthorSnapshot(db: Queryable, projectId: string, externalId: string): Promise<AuthorRecord | null> {
+  const key = `${projectId}\u0000${externalId}`;
+  const cached = snapshots.get(key);
+  if (cached !== undefined) return cached;
+  const author = await findAuthor(db, projectId, externalId);
+  snapshots.set(key, author);
+  return author;
+}
+
+/** Folds what a submission just wrote (status, block, trust) into the cached snapshot, so the next verdict sees it. */
+export function refreshAuthorSnapshot(projectId: string, summary: AuthorSummary): void {
+  const key = `${projectId}\u0000${summary.external_id}`;
+  const cached = snapshots.get(key);
+  if (cached) snapshots.set(key, { ...cached, status: summary.status, block: summary.block, trust_level: summary.trust_level });
+  else snapshots.delete(key);
+}
+
+/** Drops a project's cached author snapshots (status, trust or profile changed, authors created or deleted). */
+export function forgetAuthorSnapshots(projectId: string): void {
+  snapshots.deleteWhere((key) => key.startsWith(`${projectId}\u0000`));
+}
+
 export async function findAuthorSummary(db: Queryable, projectId: string, externalId: string): Promise<AuthorSummary | null> {
   const { rows } = await db.query(`SELECT ${SELECT_COLUMNS} FROM authors WHERE project_id = $1 AND external_id = $2`, [projectId, externalId]);
   return rows[0] ? toAuthorSummary(rows[0]) : null;
@@ -243,6 +272,7 @@ export interface StatusChange {
  * enabled author counts as an incident (violation count, last incident).
  */
 export async function setAuthorStatus(tx: Queryable, projectId: string, authorId: string, change: StatusChange): Promise<AuthorRecord> {
+  forgetAuthorSnapshots(projectId);
   if (change.status === 'suspended' && (change.until === undefined || change.until === null)) {
     throw badRequest('A suspension needs an end time', [{ message: 'until is required when status is suspended', path: '/until' }]);
   }
@@ -272,6 +302,7 @@ export async function setAuthorStatus(tx: Queryable, projectId: string, authorId
  * the author was enabled.
  */
 export async function expireAuthorBlock(db: Queryable, projectId: string, authorId: string, until: number): Promise<boolean> {
+  forgetAuthorSnapshots(projectId);
   const { rowCount } = await db.query(
     `UPDATE authors SET status = 'enabled', block_until = NULL, block_reason = NULL, updated_at = $4
      WHERE project_id = $1 AND id = $2 AND status = 'suspended' AND block_until = $3`,
@@ -455,6 +486,7 @@ function checkTimes(firstSeen: number, lastSeen: number): void {
 }
 
 export async function createAuthor(db: Queryable, projectId: string, body: AuthorFields & { external_id: string }): Promise<AuthorRecord> {
+  forgetAuthorSnapshots(projectId);
   const now = Date.now();
   const firstSeen = body.first_seen ?? Math.min(now, body.last_seen ?? now);
   const lastSeen = body.last_seen ?? Math.max(now, firstSeen);
@@ -489,6 +521,7 @@ export async function createAuthor(db: Queryable, projectId: string, body: Autho
  * changed, AUTHOR_TRUST_LEVEL_CHANGED when the stored trust level moved.
  */
 export async function updateAuthor(db: Database, projectId: string, idOrExternalId: string, body: AuthorFields): Promise<AuthorRecord> {
+  forgetAuthorSnapshots(projectId);
   return db.transaction(async (tx) => {
     const current = await findAuthorRow(tx, projectId, idOrExternalId, true);
     if (!current) throw notFound(`Author "${idOrExternalId}"`);
@@ -517,6 +550,7 @@ export async function updateAuthor(db: Database, projectId: string, idOrExternal
 }
 
 export async function deleteAuthor(db: Queryable, projectId: string, idOrExternalId: string): Promise<void> {
+  forgetAuthorSnapshots(projectId);
   const row = await findAuthorRow(db, projectId, idOrExternalId);
   if (!row) throw notFound(`Author "${idOrExternalId}"`);
   await db.query('DELETE FROM authors WHERE project_id = $1 AND id = $2', [projectId, row.id]);
