@@ -91,7 +91,8 @@ try {
 
 const dataDir = mkdtempSync(join(tmpdir(), 'om-bench-'));
 try {
-  await benchService('PGlite', { DATA_DIR: dataDir }, `bench_${randomBytes(16).toString('hex')}`, echo, rows);
+  // DATABASE_URL (set for the PostgreSQL runs) must not leak into the embedded-store run.
+  await benchService('PGlite', { DATA_DIR: dataDir, DATABASE_URL: '' }, `bench_${randomBytes(16).toString('hex')}`, echo, rows);
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }
