@@ -9,6 +9,7 @@
  * the SHA-256 of every source, so the runtime never depends on Node's ICU or the network.
  */
 import { createHash } from 'node:crypto';
+import { F } from '../src/core/unicode/flags.ts';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -58,31 +59,7 @@ function readSecurityFile(name: string): string {
 }
 
 // ---------------------------------------------------------------------------
-// Per-code-point property flags (must match src/core/unicode/tables.ts).
-const F = {
-  LETTER: 1 << 0,
-  MARK: 1 << 1, // Mn, Me
-  SPACING_MARK: 1 << 2, // Mc
-  NUMBER: 1 << 3,
-  SEPARATOR: 1 << 4,
-  INVISIBLE: 1 << 5,
-  ILLEGAL: 1 << 6,
-  EXT_PICT: 1 << 7,
-  EMOJI: 1 << 8,
-  STYLED: 1 << 9,
-  STYLED_WEAK: 1 << 10,
-  LATIN_LOOKALIKE: 1 << 11,
-  RTL: 1 << 12,
-  GENERIC_MARK: 1 << 13,
-  ORTHO_MARK: 1 << 14,
-  COMPLEX_SCRIPT: 1 << 15,
-  REGIONAL_INDICATOR: 1 << 16,
-  EMOJI_MODIFIER: 1 << 17,
-  CJK: 1 << 18,
-  WHITESPACE: 1 << 19,
-  UPPER: 1 << 20,
-  STYLED_DIGIT: 1 << 21,
-} as const;
+// Per-code-point property flags, shared with the runtime.
 
 const flags = new Uint32Array(MAX_CP);
 function setFlag(list: Iterable<number>, flag: number): void {
