@@ -42,6 +42,8 @@ interface LanguageStats {
   paragraphs: number;
   words: number;
   flaggedWords: number;
+  /** Words whose only finding is a control character present in the source file: true positives, not false flags. */
+  sourceControlWords: number;
   changedParagraphs: number;
   unflaggedChanged: number;
   examples: string[];
@@ -67,13 +69,14 @@ function evaluateGenuine(paragraphs: string[], stats: LanguageStats): void {
     if (analysis.changed) stats.changedParagraphs++;
     if (analysis.wordsAffected === 0 && analysis.normalized !== paragraph) stats.unflaggedChanged++;
     for (const finding of analysis.findings) {
+      if (finding.signals.length === 1 && finding.signals[0] === 'illegal') stats.sourceControlWords++;
       if (stats.examples.length < 5) stats.examples.push(`${finding.word} [${finding.signals.join(',')}] → ${finding.looksLike}`);
     }
   }
 }
 
 function newStats(code: string, name: string): LanguageStats {
-  return { code, name, paragraphs: 0, words: 0, flaggedWords: 0, changedParagraphs: 0, unflaggedChanged: 0, examples: [] };
+  return { code, name, paragraphs: 0, words: 0, flaggedWords: 0, sourceControlWords: 0, changedParagraphs: 0, unflaggedChanged: 0, examples: [] };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -329,14 +332,19 @@ async function main(): Promise<void> {
       paragraphs: acc.paragraphs + s.paragraphs,
       words: acc.words + s.words,
       flagged: acc.flagged + s.flaggedWords,
+      sourceControl: acc.sourceControl + s.sourceControlWords,
       changed: acc.changed + s.changedParagraphs,
       unflaggedChanged: acc.unflaggedChanged + s.unflaggedChanged,
     }),
-    { paragraphs: 0, words: 0, flagged: 0, changed: 0, unflaggedChanged: 0 },
+    { paragraphs: 0, words: 0, flagged: 0, sourceControl: 0, changed: 0, unflaggedChanged: 0 },
   );
   const rate = (s: LanguageStats) => (s.words === 0 ? 0 : s.flaggedWords / s.words);
   const worst = [...languages].sort((a, b) => rate(b) - rate(a)).filter((s) => s.flaggedWords > 0);
   const overOneInThousand = languages.filter((s) => rate(s) > 0.001);
+  // Illegal characters never occur in real text; where a source file carries one, flagging it is a true positive.
+  const falseRate = (s: LanguageStats) => (s.words === 0 ? 0 : (s.flaggedWords - s.sourceControlWords) / s.words);
+  const falseOverOneInThousand = languages.filter((s) => falseRate(s) > 0.001);
+  const falseFlags = total.flagged - total.sourceControl;
 
   out(`## Unicode spoofing (analyzer ${UNICODE_VERSION})`);
   out();
@@ -352,6 +360,9 @@ async function main(): Promise<void> {
   out(`| words analyzed | ${total.words} |`);
   out(`| flagged words | ${total.flagged} (${(total.words ? (total.flagged / total.words) * 10000 : 0).toFixed(3)} per 10,000) |`);
   out(`| languages above 1 flagged word per 1,000 | ${overOneInThousand.length} |`);
+  out(`| of the flagged words: words whose only finding is a control character in the source file (true positives) | ${total.sourceControl} |`);
+  out(`| flagged words without such a control character (false flags on genuine text) | ${falseFlags} (${(total.words ? (falseFlags / total.words) * 10000 : 0).toFixed(3)} per 10,000) |`);
+  out(`| languages above 1 false flag per 1,000 | ${falseOverOneInThousand.length}${falseOverOneInThousand.length ? ` (${falseOverOneInThousand.map((s) => s.code).join(', ')})` : ''} |`);
   out(`| paragraphs changed by normalization | ${total.changed} |`);
   out(`| code units changed in paragraphs with nothing flagged | ${total.unflaggedChanged} |`);
   out();
