@@ -43,6 +43,45 @@ describe('entity matchers with masking through /v1/moderate', () => {
     assert.equal(body.content.modified, 'Mail {{ email hidden }} or call <+1 415 555 0132>');
   });
 
+  // One sentence per entity, every entity enabled and masked with `[$]`: the match, its span in the
+  // submitted text and the mask must all agree.
+  const EVERY_ENTITY: Array<[entity: string, text: string, match: string]> = [
+    ['email', 'Contact me at jane.doe@example.com for details.', 'jane.doe@example.com'],
+    ['phone', 'Call me on (555) 123-4567 tonight', '(555) 123-4567'],
+    ['url', 'Read https://example.com/docs/start?x=1 first', 'https://example.com/docs/start?x=1'],
+    ['ip_address', 'the server is at 203.0.113.42 now', '203.0.113.42'],
+    ['ip_address', 'ipv6 host 2001:db8::8a2e:370:7334 answers', '2001:db8::8a2e:370:7334'],
+    ['credit_card', 'card 4111 1111 1111 1111 exp 12/27', '4111 1111 1111 1111'],
+    ['sensitive_other', 'IBAN DE89 3704 0044 0532 0130 00', 'DE89 3704 0044 0532 0130 00'],
+    ['name', 'My name is Jane Smith, nice to meet you', 'Jane Smith'],
+    ['address', 'I live at 42 Elm Street these days', '42 Elm Street'],
+    ['username', 'follow me @cool_gamer99 for more', '@cool_gamer99'],
+  ];
+  const everyEntity = {
+    id: 'pii',
+    entities: Object.fromEntries(
+      ['email', 'phone', 'url', 'ip_address', 'credit_card', 'sensitive_other', 'name', 'address', 'username'].map((e) => [
+        e,
+        { enable: true, flag: true, shouldMask: true, mask: '[$]' },
+      ]),
+    ),
+  };
+  for (const [entity, text, match] of EVERY_ENTITY) {
+    test(`pii ${entity}: "${match}" found at its span and masked`, async () => {
+      const body = await moderate({ type: 'text', text }, [everyEntity]);
+      const result = policy(body, 'pii');
+      const found = result.matches.find((m) => m.match === match);
+      assert.ok(found, `${entity} not found in ${JSON.stringify(result.matches)}`);
+      assert.equal(text.slice(found.span[0], found.span[1]), match);
+      assert.equal(result.flagged, true);
+      assert.ok((body.content.modified as string).includes(`[${match}]`));
+    });
+  }
+  test('a failed Luhn check is not a card number', async () => {
+    const body = await moderate({ type: 'text', text: 'card 4111 1111 1111 1112 exp 12/27' }, [everyEntity]);
+    assert.ok(!policy(body, 'pii').matches.some((m) => m.match.includes('4111')));
+  });
+
   test('obfuscated emails are caught and masked whole', async () => {
     const text = 'write jane [at] example [dot] com today';
     const body = await moderate({ type: 'text', text });
