@@ -264,19 +264,7 @@ export async function resolveItem(db: Database, queue: Queue, itemId: string, ac
        ON CONFLICT (queue_id, content_id) DO NOTHING`,
       [queue.id, row.id, queue.projectId, now, actorKeyId, comment ?? null],
     );
-    await writeAuditEntries(tx, queue.projectId, [
-      {
-        kind: 'resolve',
-        actorKeyId,
-        queueId: queue.id,
-        contentId: row.id as string,
-        contentExternalId: row.external_id as string,
-        authorId: (row.author_id as string | null) ?? null,
-        authorExternalId: (row.author_external_id as string | null) ?? null,
-        comment: comment ?? null,
-        itemCreatedAt: row.created_at as number,
-      },
-    ], now);
+    await writeAuditEntries(tx, queue.projectId, [resolutionAudit('resolve', queue, row, actorKeyId, comment)], now);
     const authors = await authorPayloads(tx, queue.projectId, row.author_id == null ? [] : [row.author_id as string]);
     await emitEvents(tx, queue.projectId, [
       {
@@ -288,25 +276,28 @@ export async function resolveItem(db: Database, queue: Queue, itemId: string, ac
   });
 }
 
+/** The audit entry of resolving or reopening one item in one queue. */
+function resolutionAudit(kind: 'resolve' | 'unresolve', queue: Queue, row: Record<string, unknown>, actorKeyId: string, comment: string | undefined) {
+  return {
+    kind,
+    actorKeyId,
+    queueId: queue.id,
+    contentId: row.id as string,
+    contentExternalId: row.external_id as string,
+    authorId: (row.author_id as string | null) ?? null,
+    authorExternalId: (row.author_external_id as string | null) ?? null,
+    comment: comment ?? null,
+    itemCreatedAt: row.created_at as number,
+  } as const;
+}
+
 export async function unresolveItem(db: Database, queue: Queue, itemId: string, actorKeyId: string, comment: string | undefined) {
   return db.transaction(async (tx) => {
     const row = await findQueueItem(tx, queue, itemId);
     const now = Date.now();
     if (row.resolved_at != null) {
       await tx.query('DELETE FROM queue_resolutions WHERE queue_id = $1 AND content_id = $2', [queue.id, row.id]);
-      await writeAuditEntries(tx, queue.projectId, [
-        {
-          kind: 'unresolve',
-          actorKeyId,
-          queueId: queue.id,
-          contentId: row.id as string,
-          contentExternalId: row.external_id as string,
-          authorId: (row.author_id as string | null) ?? null,
-          authorExternalId: (row.author_external_id as string | null) ?? null,
-          comment: comment ?? null,
-          itemCreatedAt: row.created_at as number,
-        },
-      ], now);
+      await writeAuditEntries(tx, queue.projectId, [resolutionAudit('unresolve', queue, row, actorKeyId, comment)], now);
     }
     return { success: true, status: 'pending', unresolvedAt: new Date(now).toISOString() };
   });
