@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import ModerationAPI from '@moderation-api/sdk';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { startTestServer, type TestServer, sdkClient } from './helpers.ts';
 
 const RUDE = 'What the fuck is wrong with you';
 
@@ -10,7 +10,7 @@ describe('the report action counts reports against authors', () => {
   let client: ModerationAPI;
   before(async () => {
     t = await startTestServer();
-    client = new ModerationAPI({ secretKey: t.apiKey, baseURL: t.baseURL, maxRetries: 0 });
+    client = sdkClient(t);
     for (const [contentId, authorId] of [['r-1', 'rita'], ['r-2', 'rita'], ['r-3', 'sam'], ['r-4', 'tom']] as const) {
       await client.content.submit({ content: { type: 'text', text: `${RUDE} ${contentId}` }, contentId, authorId });
     }

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import ModerationAPI, { BadRequestError, ConflictError, NotFoundError } from '@moderation-api/sdk';
 import type { Queryable } from '../src/db/database.ts';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { startTestServer, type TestServer, sdkClient } from './helpers.ts';
 
 const RUDE = 'What the fuck is wrong with you';
 const BUILT_IN_KEYS = ['block', 'temporary_block', 'unblock', 'delete_author', 'report', 'warn', 'reject', 'allow'];
@@ -13,7 +13,7 @@ describe('moderator actions through the official SDK', () => {
   let queueId: string;
   before(async () => {
     t = await startTestServer();
-    client = new ModerationAPI({ secretKey: t.apiKey, baseURL: t.baseURL, maxRetries: 0 });
+    client = sdkClient(t);
     for (const [contentId, authorId] of [
       ['a-1', 'dave'],
       ['a-2', 'dave'],

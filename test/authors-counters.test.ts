@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import ModerationAPI from '@moderation-api/sdk';
-import { countRows, startTestServer, type TestServer } from './helpers.ts';
+import { countRows, startTestServer, type TestServer, sdkClient } from './helpers.ts';
 
 const RUDE = 'What the fuck is wrong with you';
 
@@ -11,7 +11,7 @@ describe('authors: unfiltered totals from the per-project counter', () => {
   let client: ModerationAPI;
   before(async () => {
     t = await startTestServer();
-    client = new ModerationAPI({ secretKey: t.apiKey, baseURL: t.baseURL, maxRetries: 0 });
+    client = sdkClient(t);
   });
   after(() => t.close());
 

@@ -1,13 +1,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import ModerationAPI from '@moderation-api/sdk';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { startTestServer, type TestServer, sdkClient } from './helpers.ts';
 
 let t: TestServer;
 let client: ModerationAPI;
 before(async () => {
   t = await startTestServer();
-  client = new ModerationAPI({ secretKey: t.apiKey, baseURL: t.baseURL, maxRetries: 0 });
+  client = sdkClient(t);
 });
 after(() => t.close());
 
@@ -134,7 +134,7 @@ test('submissions with an authorId create the author and keep its metrics', asyn
 
 test('list: every sortBy key sorts both ways, pagination flags and filters are right', async () => {
   const project = await t.newProject();
-  const sdk = new ModerationAPI({ secretKey: project.apiKey, baseURL: t.baseURL, maxRetries: 0 });
+  const sdk = sdkClient(t, project.apiKey);
   const base = Date.now() - 100 * DAY;
   // Five authors whose every sortable value increases with their number.
   for (let i = 1; i <= 5; i++) {

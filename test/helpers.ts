@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import ModerationAPI from '@moderation-api/sdk';
 import { createTestDatabaseUrl } from '../src/db/testing.ts';
 import { loadConfig } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
@@ -73,4 +74,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 export async function countRows(test: TestServer, table: 'content_items' | 'authors' | 'outbox' | 'channels', projectId = test.projectId): Promise<number> {
   const { rows } = await test.server.db.query<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE project_id = $1`, [projectId]);
   return rows[0]!.n;
+}
+
+/** The official SDK pointed at a test server, with retries off so every failure shows. */
+export function sdkClient(test: TestServer, secretKey = test.apiKey): ModerationAPI {
+  return new ModerationAPI({ secretKey, baseURL: test.baseURL, maxRetries: 0 });
 }

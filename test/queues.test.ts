@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import ModerationAPI, { BadRequestError, NotFoundError } from '@moderation-api/sdk';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { startTestServer, type TestServer, sdkClient } from './helpers.ts';
 
 const RUDE = 'What the fuck is wrong with you';
 const NICE = 'What a lovely day for a walk in the park';
@@ -13,7 +13,7 @@ describe('review queues through the official SDK', () => {
   let allQueue: string;
   before(async () => {
     t = await startTestServer();
-    client = new ModerationAPI({ secretKey: t.apiKey, baseURL: t.baseURL, maxRetries: 0 });
+    client = sdkClient(t);
     const submissions: Array<[string, string, string, string]> = [
       ['q-rude-1', RUDE, 'alice', 'room-1'],
       ['q-rude-2', `${RUDE} today`, 'bob', 'room-2'],

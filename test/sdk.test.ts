@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import ModerationAPI, { AuthenticationError, BadRequestError, NotFoundError } from '@moderation-api/sdk';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { startTestServer, type TestServer, sdkClient } from './helpers.ts';
 
 /** The official SDK, pointed at our base URL, as a real client. */
 describe('official SDK against a running server', () => {
@@ -9,7 +9,7 @@ describe('official SDK against a running server', () => {
   let client: ModerationAPI;
   before(async () => {
     t = await startTestServer();
-    client = new ModerationAPI({ secretKey: t.apiKey, baseURL: t.baseURL, maxRetries: 0 });
+    client = sdkClient(t);
   });
   after(() => t.close());
 
@@ -83,7 +83,7 @@ describe('official SDK against a running server', () => {
   });
 
   test('a bad key raises AuthenticationError', async () => {
-    const bad = new ModerationAPI({ secretKey: 'not-a-real-key', baseURL: t.baseURL, maxRetries: 0 });
+    const bad = sdkClient(t, 'not-a-real-key');
     await assert.rejects(bad.content.submit({ content: { type: 'text', text: 'hi' } }), (error: unknown) => {
       assert.ok(error instanceof AuthenticationError);
       assert.equal(error.status, 401);

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import ModerationAPI, { webhooks } from '@moderation-api/sdk';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { startTestServer, type TestServer, sdkClient } from './helpers.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 
 const RUDE = 'What the fuck is wrong with you';
@@ -13,7 +13,7 @@ describe('author webhooks: AUTHOR_UPDATED and AUTHOR_TRUST_LEVEL_CHANGED', () =>
   let secret: string;
   before(async () => {
     t = await startTestServer({ ALLOW_PRIVATE_OUTBOUND: 'true', WEBHOOK_RETRY_BASE_MS: '20', OUTBOX_POLL_MS: '20' });
-    client = new ModerationAPI({ secretKey: t.apiKey, baseURL: t.baseURL, maxRetries: 0 });
+    client = sdkClient(t);
     receiver = await startWebhookReceiver();
     secret = (await t.request('GET', '/v1/webhook-secret')).body.secret;
     const hook = await t.request('POST', '/v1/webhooks', {
@@ -118,7 +118,7 @@ describe('author webhooks: AUTHOR_UPDATED and AUTHOR_TRUST_LEVEL_CHANGED', () =>
 
   test('a project without a subscribed webhook stores no author events', async () => {
     const other = await t.newProject();
-    const otherClient = new ModerationAPI({ secretKey: other.apiKey, baseURL: t.baseURL, maxRetries: 0 });
+    const otherClient = sdkClient(t, other.apiKey);
     // Subscribed to something else only.
     assert.equal((await t.request('POST', '/v1/webhooks', { key: other.apiKey, body: { name: 'x', url: receiver.url, events: ['AUTHOR_BLOCKED'] } })).status, 201);
     await otherClient.content.submit({ content: { type: 'text', text: RUDE }, contentId: 'o-1', authorId: 'dora' });

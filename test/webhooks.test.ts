@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import ModerationAPI, { webhooks } from '@moderation-api/sdk';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { startTestServer, type TestServer, sdkClient } from './helpers.ts';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './support/webhook-receiver.ts';
 import { verifyTimestampedSignature } from '../src/services/webhooks.ts';
 
@@ -19,7 +19,7 @@ describe('webhooks: signed, retried, logged, redeliverable', () => {
       WEBHOOK_MAX_ATTEMPTS: '5',
       OUTBOX_POLL_MS: '20',
     });
-    client = new ModerationAPI({ secretKey: t.apiKey, baseURL: t.baseURL, maxRetries: 0 });
+    client = sdkClient(t);
     receiver = await startWebhookReceiver();
     secret = (await t.request('GET', '/v1/webhook-secret')).body.secret;
   });

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import ModerationAPI, { NotFoundError } from '@moderation-api/sdk';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { startTestServer, type TestServer, sdkClient } from './helpers.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -10,7 +10,7 @@ describe('wordlists API', () => {
   let client: ModerationAPI;
   before(async () => {
     t = await startTestServer();
-    client = new ModerationAPI({ secretKey: t.apiKey, baseURL: t.baseURL, maxRetries: 0 });
+    client = sdkClient(t);
   });
   after(() => t.close());
 
@@ -103,7 +103,7 @@ describe('wordlists API', () => {
   test("another project's wordlist is not found, on every route", async () => {
     const created = await create({ name: 'private', key: 'private', words: ['secret'] });
     const other = await t.newProject();
-    const otherClient = new ModerationAPI({ secretKey: other.apiKey, baseURL: t.baseURL, maxRetries: 0 });
+    const otherClient = sdkClient(t, other.apiKey);
     await assert.rejects(otherClient.wordlist.retrieve(created.id), NotFoundError);
     await assert.rejects(otherClient.wordlist.update(created.id, { name: 'stolen' }), NotFoundError);
     await assert.rejects(otherClient.wordlist.getEmbeddingStatus(created.id), NotFoundError);

@@ -56,9 +56,10 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   const scored: ScoredPolicy[] = [];
   // Policies that saw a violation without flagging it (shadow mode): review queues can show these items.
   const shadowFlagged: string[] = [];
-  const environment = policyEnvironment(deps, projectId);
+  let environment: PolicyEnvironment | undefined;
+  const bindEnvironment = () => (environment ??= policyEnvironment(deps, projectId));
   for (const settings of policySettings) {
-    const outcome = await runPolicy(settings, bindPolicy(settings, environment), fields, body.content.type === 'object');
+    const outcome = await runPolicy(settings, bindPolicy(settings, bindEnvironment), fields, body.content.type === 'object');
     if ('error' in outcome) errors.push({ id: resultIdOf(settings), message: outcome.error });
     else {
       scored.push(outcome.scored);

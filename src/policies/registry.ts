@@ -94,9 +94,16 @@ export interface PolicyEnvironment {
  * policies are shared; wordlist and guideline policies are bound to the
  * request's project and backend, and carry the result id.
  */
-export function bindPolicy(settings: PolicySettings, env: PolicyEnvironment): Policy {
-  if (settings.id === GUIDELINE_ID) return { ...createGuidelinePolicy(env.modelBackend, env.allowPrivateOutbound), id: resultIdOf(settings) };
-  if (isWordlistPolicyId(settings.id)) return createWordlistPolicy(settings.id, () => env.wordlist(wordlistRefOf(settings.id)));
+/**
+ * The policy object for one settings entry. Built-in policies are shared; guideline and wordlist
+ * policies are bound to the request's environment, which is built only when one of them asks.
+ */
+export function bindPolicy(settings: PolicySettings, environment: () => PolicyEnvironment): Policy {
+  if (settings.id === GUIDELINE_ID) {
+    const env = environment();
+    return { ...createGuidelinePolicy(env.modelBackend, env.allowPrivateOutbound), id: resultIdOf(settings) };
+  }
+  if (isWordlistPolicyId(settings.id)) return createWordlistPolicy(settings.id, () => environment().wordlist(wordlistRefOf(settings.id)));
   return byId.get(settings.id)!.policy;
 }
 

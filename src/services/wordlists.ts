@@ -162,31 +162,44 @@ export async function deleteWordlist(db: Database, projectId: string, idOrKey: s
   return view;
 }
 
-export async function addWords(db: Database, projectId: string, idOrKey: string, raw: readonly string[]) {
-  const words = normalizeWords(raw);
+/**
+ * Adds or removes words of one list: the list row is locked, its version moves only when
+ * something changed, and this node's compiled matchers are dropped afterwards.
+ */
+async function changeWords<T>(
+  db: Database,
+  projectId: string,
+  idOrKey: string,
+  change: (tx: Queryable, wordlistId: string) => Promise<{ changed: string[]; report: (totalCount: number) => T }>,
+): Promise<T> {
   const result = await db.transaction(async (tx) => {
     const row = await findRow(tx, projectId, idOrKey, true);
-    const added = await insertWords(tx, row.id, words);
-    if (added.length > 0) await touch(tx, row.id);
-    return { addedCount: added.length, addedWords: added, totalCount: await countWords(tx, row.id) };
+    const { changed, report } = await change(tx, row.id);
+    if (changed.length > 0) await touch(tx, row.id);
+    return report(await countWords(tx, row.id));
   });
   forgetProject(projectId);
   return result;
 }
 
-export async function removeWords(db: Database, projectId: string, idOrKey: string, raw: readonly string[]) {
+export function addWords(db: Database, projectId: string, idOrKey: string, raw: readonly string[]) {
   const words = normalizeWords(raw);
-  const result = await db.transaction(async (tx) => {
-    const row = await findRow(tx, projectId, idOrKey, true);
+  return changeWords(db, projectId, idOrKey, async (tx, wordlistId) => {
+    const added = await insertWords(tx, wordlistId, words);
+    return { changed: added, report: (totalCount) => ({ addedCount: added.length, addedWords: added, totalCount }) };
+  });
+}
+
+export function removeWords(db: Database, projectId: string, idOrKey: string, raw: readonly string[]) {
+  const words = normalizeWords(raw);
+  return changeWords(db, projectId, idOrKey, async (tx, wordlistId) => {
     const { rows } = await tx.query<{ word: string }>('DELETE FROM wordlist_words WHERE wordlist_id = $1 AND word = ANY($2::text[]) RETURNING word', [
-      row.id,
+      wordlistId,
       words,
     ]);
-    if (rows.length > 0) await touch(tx, row.id);
-    return { removedCount: rows.length, removedWords: rows.map((r) => r.word), totalCount: await countWords(tx, row.id) };
+    const removed = rows.map((r) => r.word);
+    return { changed: removed, report: (totalCount) => ({ removedCount: removed.length, removedWords: removed, totalCount }) };
   });
-  forgetProject(projectId);
-  return result;
 }
 
 /** Words are compiled when written or first used, never queued: the status is complete with real counts. */
