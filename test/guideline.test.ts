@@ -124,3 +124,126 @@ describe('guidelines without a model backend', () => {
     assert.ok(!response.body.policies.some((p: { id: string }) => p.id === 'no_selling'));
   });
 });
+
+describe('borderline built-in scores re-judged by the model backend', () => {
+  let fake: FakeOpenAI;
+  let t: TestServer;
+  type Policy = { id: string; probability: number; flagged: boolean; data?: { rescored?: { original_probability: number; reason?: string } } };
+  const find = (policies: Policy[], id: string) => policies.find((p) => p.id === id)!;
+  const submit = (text: string, channel: string) => t.request('POST', '/v1/moderate', { body: { content: { type: 'text', text }, channel, doNotStore: true } });
+  const setBand = async (channel: string, borderlineRescore: unknown) => {
+    const response = await t.request('PUT', `/v1/channels/${channel}`, { body: { borderlineRescore } });
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+  };
+  // The fake flags a text when it contains a double-quoted term of the prompt: here the category id.
+  const insult = 'you are a stupid idiot and your toxicity is legendary';
+
+  before(async () => {
+    fake = await startFakeOpenAI();
+    t = await startTestServer({ MODEL_BACKEND_URL: fake.url, MODEL_BACKEND_TIMEOUT_MS: '500', ALLOW_PRIVATE_OUTBOUND: 'true' });
+    for (const key of ['plain', 'second']) {
+      const created = await t.request('POST', '/v1/channels', { body: { key, name: key, policies: [{ id: 'toxicity' }, { id: 'spam' }] } });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+    }
+  });
+  after(async () => {
+    await t.close();
+    await fake.close();
+  });
+  beforeEach(() => {
+    fake.behaviour.failWithStatus = undefined;
+  });
+
+  test('a score inside the band is replaced by the backend verdict, with the original kept in data', async () => {
+    const builtIn = find((await submit('have a nice day', 'plain')).body.policies, 'toxicity').probability;
+    await setBand('second', { low: Math.max(0, builtIn - 0.01), high: Math.min(1, builtIn + 0.01), policies: ['toxicity'] });
+    const calls = fake.requests.length;
+    const response = await submit('have a nice day', 'second');
+    assert.equal(response.status, 200);
+    assert.equal(response.body.meta.status, 'success');
+    const toxicity = find(response.body.policies, 'toxicity');
+    assert.equal(toxicity.probability, 0.04);
+    assert.equal(toxicity.data?.rescored?.original_probability, builtIn);
+    assert.match(toxicity.data?.rescored?.reason ?? '', /Nothing/);
+    assert.equal(find(response.body.policies, 'spam').data, undefined, 'spam is not in the re-scored list');
+    assert.equal(fake.requests.length, calls + 1);
+    const prompt = (fake.requests.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages;
+    assert.match(prompt[0]!.content, /"toxicity"/);
+    assert.equal(prompt[1]!.content, 'have a nice day');
+  });
+
+  test('a raised score flags the policy and the verdict', async () => {
+    const builtIn = find((await submit(insult, 'plain')).body.policies, 'toxicity');
+    await setBand('second', { low: Math.max(0, builtIn.probability - 0.01), high: Math.min(1, builtIn.probability + 0.01) });
+    const response = await submit(insult, 'second');
+    const toxicity = find(response.body.policies, 'toxicity');
+    assert.equal(toxicity.probability, 0.92);
+    assert.equal(toxicity.flagged, true);
+    assert.equal(response.body.evaluation.flagged, true);
+    assert.equal(response.body.policies[0].id, 'toxicity', 'policies stay sorted by probability');
+  });
+
+  test('scores outside the band never reach the backend', async () => {
+    const builtIn = find((await submit('have a nice day', 'plain')).body.policies, 'toxicity').probability;
+    await setBand('second', { low: Math.min(1, builtIn + 0.05), high: 1, policies: ['toxicity'] });
+    const calls = fake.requests.length;
+    const response = await submit('have a nice day', 'second');
+    assert.equal(find(response.body.policies, 'toxicity').probability, builtIn);
+    assert.equal(fake.requests.length, calls);
+  });
+
+  test('a failing backend keeps the built-in score and reports an errors entry', async () => {
+    fake.behaviour.failWithStatus = 503;
+    await setBand('second', { low: 0, high: 1, policies: ['toxicity'] });
+    const builtIn = find((await submit('have a nice day', 'plain')).body.policies, 'toxicity').probability;
+    const response = await submit('have a nice day', 'second');
+    assert.equal(response.status, 200);
+    assert.equal(response.body.meta.status, 'partial_success');
+    assert.equal(find(response.body.policies, 'toxicity').probability, builtIn);
+    assert.equal(response.body.errors.length, 1);
+    assert.equal(response.body.errors[0].id, 'toxicity');
+    assert.match(response.body.errors[0].message, /could not be re-scored.*built-in score was kept/);
+  });
+
+  test('the setting is validated, shown, and turned off with null', async () => {
+    const cases: Array<[unknown, string]> = [
+      [{ low: 0.6, high: 0.4 }, '/borderlineRescore'],
+      [{ low: 0.4, high: 0.6, policies: ['pii'] }, '/borderlineRescore/policies/0'],
+      [{ low: -0.1, high: 0.6 }, '/borderlineRescore/low'],
+      [{ low: 0.4, high: 0.6, extra: true }, '/borderlineRescore'],
+    ];
+    for (const [setting, path] of cases) {
+      const response = await t.request('PUT', '/v1/channels/second', { body: { borderlineRescore: setting } });
+      assert.equal(response.status, 400, JSON.stringify(setting));
+      assert.ok(
+        response.body.issues.some((i: { path?: string }) => i.path?.startsWith(path)),
+        `${JSON.stringify(setting)} → ${JSON.stringify(response.body.issues)}`,
+      );
+    }
+    await setBand('second', { low: 0.4, high: 0.6, policies: ['hate'] });
+    assert.deepEqual((await t.request('GET', '/v1/channels/second')).body.borderlineRescore, { low: 0.4, high: 0.6, policies: ['hate'] });
+    await setBand('second', null);
+    assert.equal((await t.request('GET', '/v1/channels/second')).body.borderlineRescore, null);
+    assert.equal((await t.request('GET', '/v1/channels/plain')).body.borderlineRescore, null);
+  });
+});
+
+describe('borderline re-scoring without a model backend', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  test('is reported in errors, never a silent pass', async () => {
+    const created = await t.request('POST', '/v1/channels', {
+      body: { key: 'second', name: 'second', policies: [{ id: 'spam' }], borderlineRescore: { low: 0, high: 1 } },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const response = await t.request('POST', '/v1/moderate', { body: { content: { type: 'text', text: 'hello' }, channel: 'second', doNotStore: true } });
+    assert.equal(response.status, 200);
+    assert.equal(response.body.meta.status, 'partial_success');
+    assert.equal(response.body.errors[0].id, 'spam');
+    assert.match(response.body.errors[0].message, /no model backend configured/);
+  });
+});

@@ -13,6 +13,8 @@ import { findInsight, type InsightResult } from '../policies/insights.ts';
 import { resolveChannel, type Channel } from '../services/channels.ts';
 import { findAuthorSnapshot, refreshAuthorSnapshot, type AuthorSummary } from '../services/authors.ts';
 import type { ModerateBody, ModerateResponse } from '../schemas/moderate.ts';
+import type { ModelBackendConfig } from '../policies/guideline.ts';
+import { rescoreCandidates, type RescoreCandidate } from '../policies/rescore.ts';
 import { applyReplacements } from './masking.ts';
 import { prepareText, type PreparedField } from './prepare-text.ts';
 import { authorFactsOf } from './author-facts.ts';
@@ -56,15 +58,22 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   const scored: ScoredPolicy[] = [];
   // Policies that saw a violation without flagging it (shadow mode): review queues can show these items.
   const shadowFlagged: string[] = [];
+  const rescorable: RescoreTarget[] = [];
   let environment: PolicyEnvironment | undefined;
   const bindEnvironment = () => (environment ??= policyEnvironment(deps, projectId));
   for (const settings of policySettings) {
-    const outcome = await runPolicy(settings, bindPolicy(settings, bindEnvironment), fields, body.content.type === 'object');
+    const policy = bindPolicy(settings, bindEnvironment);
+    const outcome = await runPolicy(settings, policy, fields, body.content.type === 'object');
     if ('error' in outcome) errors.push({ id: resultIdOf(settings), message: outcome.error });
     else {
       scored.push(outcome.scored);
       if (outcome.shadowFlagged) shadowFlagged.push(outcome.scored.result.id);
+      if (policy.type === 'classifier') rescorable.push({ ...outcome, settings, threshold: settings.threshold ?? policy.defaultThreshold });
     }
+  }
+  // second opinion (channel opt-in): the model backend re-judges built-in scores near the decision point
+  if (channel.config.borderlineRescore) {
+    errors.push(...(await secondOpinion(deps, channel.config.borderlineRescore, rescorable, shadowFlagged, body.content.type === 'object')));
   }
 
   // evaluate and recommend
@@ -188,14 +197,63 @@ const notAnalysed = (field: MediaField): PolicyError => ({
   message: `${field.type} content${field.key === null ? '' : ` in field "${field.key}"`} was accepted but not analysed: ${field.type} moderation is not available in this version`,
 });
 
-type PolicyOutcome = { scored: ScoredPolicy; shadowFlagged: boolean } | { error: string };
+type PolicyOutcome = { scored: ScoredPolicy; shadowFlagged: boolean; strongestField: PreparedField } | { error: string };
+
+interface RescoreTarget {
+  scored: ScoredPolicy;
+  settings: PolicySettings;
+  threshold: number;
+  strongestField: PreparedField;
+}
+
+/**
+ * Replaces borderline classifier scores with the backend's judgement and
+ * re-derives their flags. A backend that is missing or fails keeps the
+ * built-in score and becomes an `errors` entry, never a failed request.
+ */
+async function secondOpinion(
+  deps: PipelineDeps,
+  settings: NonNullable<Channel['config']['borderlineRescore']>,
+  targets: readonly RescoreTarget[],
+  shadowFlagged: string[],
+  isObject: boolean,
+): Promise<PolicyError[]> {
+  const candidates: RescoreCandidate[] = targets.map((target) => ({
+    policyId: target.scored.result.id,
+    probability: target.scored.result.probability,
+    text: target.strongestField.text,
+  }));
+  const outcomes = await rescoreCandidates(settings, candidates, modelBackendOf(deps), undefined, { allowPrivateOutbound: deps.config?.allowPrivateOutbound ?? false });
+  const errors: PolicyError[] = [];
+  outcomes.forEach((outcome, index) => {
+    if (outcome.status === 'failed') errors.push({ id: outcome.policyId, message: outcome.message });
+    if (outcome.status !== 'rescored') return;
+    const { scored, settings: policySettings, threshold, strongestField } = targets[index]!;
+    const result = scored.result;
+    const original = result.probability;
+    result.probability = round(outcome.probability);
+    const reached = result.probability >= threshold;
+    result.flagged = policySettings.flag && reached;
+    if (isObject) result.flagged_fields = result.flagged ? [...new Set([...(result.flagged_fields ?? []), strongestField.key!])] : [];
+    result.data = { ...result.data, rescored: { original_probability: original, ...(outcome.reason ? { reason: outcome.reason } : {}) } };
+    const shadowIndex = shadowFlagged.indexOf(result.id);
+    const observed = !result.flagged && reached && policySettings.mode === 'shadow';
+    if (observed && shadowIndex < 0) shadowFlagged.push(result.id);
+    if (!observed && shadowIndex >= 0) shadowFlagged.splice(shadowIndex, 1);
+  });
+  return errors;
+}
+
+function modelBackendOf(deps: PipelineDeps): ModelBackendConfig | null {
+  const backend = deps.config?.modelBackend ?? null;
+  return backend && { url: backend.url, model: backend.model, timeoutMs: backend.timeoutMs, trusted: backend.trusted, ...(backend.apiKey ? { apiKey: backend.apiKey } : {}) };
+}
 
 function policyEnvironment(deps: PipelineDeps, projectId: string): PolicyEnvironment {
-  const backend = deps.config?.modelBackend ?? null;
   return {
     // Compiled lists live in memory; the store is asked only on a miss or a periodic version check.
     wordlist: (ref) => compiledWordlist(deps.db, projectId, ref),
-    modelBackend: backend && { url: backend.url, model: backend.model, timeoutMs: backend.timeoutMs, trusted: backend.trusted, ...(backend.apiKey ? { apiKey: backend.apiKey } : {}) },
+    modelBackend: modelBackendOf(deps),
     allowPrivateOutbound: deps.config?.allowPrivateOutbound ?? false,
   };
 }
@@ -263,7 +321,11 @@ async function runPolicy(settings: PolicySettings, policy: Policy, fields: reado
   if (data !== undefined) result.data = data;
   // Shadow mode observes: the policy reports what it saw but moves neither flag probability nor severity.
   const flagEnabled = settings.flag && settings.mode !== 'shadow';
-  return { scored: { result, flagEnabled, severity: policy.severity }, shadowFlagged: observedUnflagged && !flagged };
+  return {
+    scored: { result, flagEnabled, severity: policy.severity },
+    shadowFlagged: observedUnflagged && !flagged,
+    strongestField: evaluated[Math.max(0, perField.indexOf(best))]!,
+  };
 }
 
 /** Masks applied over normalized text; `modified` is present whenever either changed the text. */

@@ -200,7 +200,7 @@ export async function rescoreBorderline(
   try {
     const verdict = await askBackend(
       backend,
-      `The content belongs to the category "${request.policyId}": ${request.description}`,
+      `Content violates this guideline when it falls in the category "${request.policyId}": ${request.description}.`,
       text,
       signal,
       options,

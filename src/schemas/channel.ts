@@ -79,6 +79,22 @@ const recommendationFields = {
   alwaysReject: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100, description: 'Policies whose flag always rejects content' }),
   rules: Type.Array(RecommendationRuleSchema, { maxItems: 50, description: 'Ordered; the first matching rule decides the recommendation' }),
   dryRun: Type.Boolean({ description: 'Answer every submission as not flagged and allow; the stored item keeps the real result' }),
+  borderlineRescore: Type.Union(
+    [
+      Type.Object(
+        {
+          low: Type.Number({ minimum: 0, maximum: 1, description: 'Lowest score re-judged (inclusive)' }),
+          high: Type.Number({ minimum: 0, maximum: 1, description: 'Highest score re-judged (inclusive)' }),
+          policies: Type.Optional(
+            Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50, uniqueItems: true, description: 'Built-in classifiers to re-score; absent = all' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      Type.Null(),
+    ],
+    { description: 'Scores of built-in classifiers inside [low, high] are re-judged by the model backend (MODEL_BACKEND_URL); null turns it off' },
+  ),
 };
 
 const channelFields = {
@@ -104,6 +120,7 @@ export const CreateChannelBody = Type.Object(
     alwaysReject: Type.Optional(recommendationFields.alwaysReject),
     rules: Type.Optional(recommendationFields.rules),
     dryRun: Type.Optional(recommendationFields.dryRun),
+    borderlineRescore: Type.Optional(recommendationFields.borderlineRescore),
   },
   { additionalProperties: false },
 );
@@ -129,6 +146,7 @@ export const ChannelSchema = Type.Object(
     alwaysReject: Type.Array(Type.String()),
     rules: Type.Array(RecommendationRuleSchema),
     dryRun: Type.Boolean(),
+    borderlineRescore: recommendationFields.borderlineRescore,
     createdAt: Type.Number(),
     updatedAt: Type.Number(),
   },

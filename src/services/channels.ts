@@ -7,6 +7,7 @@ import { newId } from '../lib/ids.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
 import { defaultChannelPolicies, findPolicy, normalizePolicyList } from '../policies/registry.ts';
 import { insightIds } from '../policies/insights.ts';
+import { borderlineRescoreIssues, type BorderlineRescoreSettings } from '../policies/rescore.ts';
 import type { CreateChannelBody, UpdateChannelBody, ChannelView } from '../schemas/channel.ts';
 
 export const DEFAULT_CHANNEL_KEY = 'default';
@@ -27,6 +28,8 @@ export interface ChannelConfig {
   rules: RecommendationRule[];
   /** Answer allow / not flagged; store the real result. */
   dryRun: boolean;
+  /** Borderline built-in classifier scores re-judged by the model backend; null = off. */
+  borderlineRescore: BorderlineRescoreSettings | null;
 }
 
 type TriageInput = TriageThresholds | { preset: TriagePreset };
@@ -58,6 +61,7 @@ export function defaultChannelConfig(): ChannelConfig {
     alwaysReject: [],
     rules: [],
     dryRun: false,
+    borderlineRescore: null,
   };
 }
 
@@ -74,6 +78,7 @@ function validateConfig(config: ChannelConfig): ChannelConfig {
     issues.push({ message: 'triage.review must not be above triage.reject', path: '/triage' });
   }
   issues.push(...recommendationIssues(config));
+  issues.push(...borderlineRescoreIssues(config.borderlineRescore, '/borderlineRescore'));
   if (issues.length > 0) throw badRequest('Invalid channel settings', issues);
   return { ...config, policies: policies.value };
 }
@@ -126,6 +131,7 @@ export const toChannelView = (channel: Channel): ChannelView => ({
   alwaysReject: channel.config.alwaysReject,
   rules: channel.config.rules,
   dryRun: channel.config.dryRun,
+  borderlineRescore: channel.config.borderlineRescore,
   createdAt: channel.createdAt,
   updatedAt: channel.updatedAt,
 });
@@ -163,6 +169,7 @@ export async function createChannel(db: Queryable, projectId: string, body: Crea
     alwaysReject: body.alwaysReject ?? defaults.alwaysReject,
     rules: (body.rules as RecommendationRule[] | undefined) ?? defaults.rules,
     dryRun: body.dryRun ?? defaults.dryRun,
+    borderlineRescore: body.borderlineRescore === undefined ? defaults.borderlineRescore : body.borderlineRescore,
   });
   return insertChannel(db, projectId, body.key, body.name, config, false);
 }
@@ -220,6 +227,7 @@ export async function updateChannel(db: Queryable, projectId: string, idOrKey: s
     alwaysReject: body.alwaysReject ?? current.config.alwaysReject,
     rules: (body.rules as RecommendationRule[] | undefined) ?? current.config.rules,
     dryRun: body.dryRun ?? current.config.dryRun,
+    borderlineRescore: body.borderlineRescore === undefined ? current.config.borderlineRescore : body.borderlineRescore,
   });
   try {
     const { rows } = await db.query(
