@@ -1,7 +1,10 @@
-import type { Database, Queryable } from './database.ts';
+import type { Database } from './database.ts';
 
-/** Writes a whole batch inside one transaction; returns one result per item, in order. */
-export type BatchWriter<I, O> = (tx: Queryable, items: readonly I[]) => Promise<O[]>;
+/**
+ * Writes a whole batch atomically (one transaction, or one statement, which is
+ * its own transaction); returns one result per item, in order.
+ */
+export type BatchWriter<I, O> = (db: Database, items: readonly I[]) => Promise<O[]>;
 
 interface Pending<I, O> {
   item: I;
@@ -60,7 +63,7 @@ export class GroupCommitter<I, O> {
 
   private async commit(batch: Pending<I, O>[]): Promise<void> {
     try {
-      const results = await this.db.transaction((tx) => this.writeBatch(tx, batch.map((p) => p.item)));
+      const results = await this.writeBatch(this.db, batch.map((p) => p.item));
       batch.forEach((pending, i) => pending.resolve(results[i]!));
     } catch (error) {
       if (batch.length === 1) {
@@ -69,7 +72,7 @@ export class GroupCommitter<I, O> {
       }
       for (const pending of batch) {
         try {
-          const [result] = await this.db.transaction((tx) => this.writeBatch(tx, [pending.item]));
+          const [result] = await this.writeBatch(this.db, [pending.item]);
           pending.resolve(result!);
         } catch (itemError) {
           pending.reject(itemError);

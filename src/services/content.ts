@@ -21,8 +21,6 @@ export interface StoredSubmission {
   submittedAt: number;
 }
 
-const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
-
 /**
  * Inserts content items, or updates the item with the same `contentId`
  * (re-submission re-evaluates the item instead of creating a second one).
@@ -30,53 +28,53 @@ const json = (value: unknown) => (value === undefined || value === null ? null :
  * twice, the later submission wins, as if they had been applied in order.
  * Returns the id the caller knows each item by.
  */
-export async function storeContent(tx: Queryable, items: readonly StoredSubmission[]): Promise<string[]> {
-  const now = Date.now();
+export async function storeContent(db: Queryable, items: readonly StoredSubmission[]): Promise<string[]> {
   const externalIds = items.map((item) => item.externalId ?? newId('cnt'));
   const last = new Map<string, number>();
   items.forEach((item, i) => last.set(`${item.projectId}\u0000${externalIds[i]}`, i));
   const rows = [...last.values()].sort((a, b) => a - b);
-  const column = <T>(pick: (item: StoredSubmission, i: number) => T) => rows.map((i) => pick(items[i]!, i));
-  await tx.query(
-    `INSERT INTO content_items (id, project_id, external_id, channel_id, author_id, conversation_id, meta_type, content_type,
-       content, modified, metadata, flagged, flag_probability, severity_score, recommendation, result, submitted_at, created_at, updated_at)
-     SELECT id, project_id, external_id, channel_id, author_id, conversation_id, meta_type, content_type,
-       content::jsonb, modified::jsonb, metadata::jsonb, flagged, flag_probability, severity_score, recommendation, result::jsonb,
-       submitted_at, $17, $17
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-       $10::text[], $11::text[], $12::bool[], $13::float8[], $14::float8[], $15::text[], $16::text[], $18::int8[])
-       AS t(id, project_id, external_id, channel_id, author_id, conversation_id, meta_type, content_type, content, modified,
-            metadata, flagged, flag_probability, severity_score, recommendation, result, submitted_at)
-     ON CONFLICT (project_id, external_id) DO UPDATE SET
-       channel_id = EXCLUDED.channel_id, author_id = EXCLUDED.author_id, conversation_id = EXCLUDED.conversation_id,
-       meta_type = EXCLUDED.meta_type, content_type = EXCLUDED.content_type, content = EXCLUDED.content,
-       modified = EXCLUDED.modified, metadata = EXCLUDED.metadata, flagged = EXCLUDED.flagged,
-       flag_probability = EXCLUDED.flag_probability, severity_score = EXCLUDED.severity_score,
-       recommendation = EXCLUDED.recommendation, result = EXCLUDED.result, submitted_at = EXCLUDED.submitted_at,
-       updated_at = EXCLUDED.updated_at`,
-    [
-      column(() => newId('cnt')),
-      column((item) => item.projectId),
-      column((_, i) => externalIds[i]),
-      column((item) => item.channelId),
-      column((item) => item.authorId),
-      column((item) => item.conversationId),
-      column((item) => item.metaType),
-      column((item) => item.contentType),
-      column((item) => json(item.content)),
-      column((item) => json(item.modified)),
-      column((item) => json(item.metadata)),
-      column((item) => item.flagged),
-      column((item) => item.flagProbability),
-      column((item) => item.severityScore),
-      column((item) => item.recommendation),
-      column((item) => json(item.result)),
-      now,
-      column((item) => item.submittedAt),
-    ],
-  );
+  // The whole batch travels as one JSON document: one string to encode and to parse,
+  // where one array per column made the driver escape every JSON value character by character.
+  const batch = rows.map((i) => {
+    const item = items[i]!;
+    return {
+      id: newId('cnt'),
+      project_id: item.projectId,
+      external_id: externalIds[i],
+      channel_id: item.channelId,
+      author_id: item.authorId,
+      conversation_id: item.conversationId,
+      meta_type: item.metaType,
+      content_type: item.contentType,
+      content: item.content,
+      modified: item.modified ?? null,
+      metadata: item.metadata ?? null,
+      flagged: item.flagged,
+      flag_probability: item.flagProbability,
+      severity_score: item.severityScore,
+      recommendation: item.recommendation,
+      result: item.result,
+      submitted_at: item.submittedAt,
+    };
+  });
+  await db.query(STORE_CONTENT_SQL, [JSON.stringify(batch), Date.now()], { name: 'store_content' });
   return externalIds;
 }
+
+const STORE_CONTENT_SQL = `INSERT INTO content_items (id, project_id, external_id, channel_id, author_id, conversation_id, meta_type, content_type,
+    content, modified, metadata, flagged, flag_probability, severity_score, recommendation, result, submitted_at, created_at, updated_at)
+  SELECT id, project_id, external_id, channel_id, author_id, conversation_id, meta_type, content_type,
+    content, modified, metadata, flagged, flag_probability, severity_score, recommendation, result, submitted_at, $2, $2
+  FROM jsonb_to_recordset($1::jsonb) AS t(id text, project_id text, external_id text, channel_id text, author_id text, conversation_id text,
+    meta_type text, content_type text, content jsonb, modified jsonb, metadata jsonb, flagged boolean, flag_probability float8,
+    severity_score float8, recommendation text, result jsonb, submitted_at int8)
+  ON CONFLICT (project_id, external_id) DO UPDATE SET
+    channel_id = EXCLUDED.channel_id, author_id = EXCLUDED.author_id, conversation_id = EXCLUDED.conversation_id,
+    meta_type = EXCLUDED.meta_type, content_type = EXCLUDED.content_type, content = EXCLUDED.content,
+    modified = EXCLUDED.modified, metadata = EXCLUDED.metadata, flagged = EXCLUDED.flagged,
+    flag_probability = EXCLUDED.flag_probability, severity_score = EXCLUDED.severity_score,
+    recommendation = EXCLUDED.recommendation, result = EXCLUDED.result, submitted_at = EXCLUDED.submitted_at,
+    updated_at = EXCLUDED.updated_at`;
 
 export async function countContent(db: Queryable, projectId: string): Promise<number> {
   const { rows } = await db.query<{ n: number }>('SELECT count(*) AS n FROM content_items WHERE project_id = $1', [projectId]);
