@@ -95,6 +95,8 @@ export function buildSpecs(): ModelSpec[] {
   const identityHate: Source = { name: 'own:identity-hate', texts: identity.hateful };
   const hateOwn: Source = { name: 'own:hate', texts: own('hate'), weight: 2 };
   const identityBenignOwn: Source = { name: 'own:identity_benign', texts: own('identity_benign'), weight: 2 };
+  // Contempt for targets that are not protected groups: rude (toxic) but not hate.
+  const nonProtectedAbuse: Source = { name: 'own:nonprotected_abuse', texts: own('nonprotected_abuse'), weight: 2 };
   const davNeither: Source = { name: 'davidson:neither', texts: dav.filter((e) => e.klass === 2).map((e) => e.text) };
   const davOffensive: Source = { name: 'davidson:offensive', texts: dav.filter((e) => e.klass === 1).map((e) => e.text) };
   const davHate: Source = { name: 'davidson:hate', texts: dav.filter((e) => e.klass === 0).map((e) => e.text) };
@@ -143,7 +145,7 @@ export function buildSpecs(): ModelSpec[] {
       name: 'hate',
       seed: 102,
       positives: [davHate, { ...hatEvalHate, weight: 0.7 }, toxHate, identityHate, hateOwn],
-      negatives: [davOffensive, davNeither, hatEvalNot, olidNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 4 }, harassment, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives],
+      negatives: [davOffensive, davNeither, hatEvalNot, olidNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 4 }, harassment, nonProtectedAbuse, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives],
       maxClassWeight: 2,
     },
     {
@@ -157,7 +159,7 @@ export function buildSpecs(): ModelSpec[] {
       name: 'violence',
       seed: 104,
       positives: [violence],
-      negatives: [{ ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, sexual, selfHarm, davNeither, davOffensive, olidNot, { ...olidOff, weight: 0.5 }, hatEvalNot, generalTweets, toxNeutral, identityNeutral, identityBenignOwn],
+      negatives: [{ ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, sexual, selfHarm, harassment, davNeither, davOffensive, olidNot, { ...olidOff, weight: 0.5 }, hatEvalNot, generalTweets, toxNeutral, identityNeutral, identityBenignOwn],
       l2: 1e-5,
     },
     {
