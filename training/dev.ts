@@ -51,6 +51,7 @@ if (only.has('hate')) {
   report('davidson dev hate vs rest', 'hate', davBy(0), [...davBy(1), ...davBy(2)]);
   report('identity templates dev', 'hate', identity.hateful, identity.benign);
   report('own hate vs own benign+identity-benign', 'hate', dev('hate'), [...benignOwn, ...dev('identity_benign'), ...identity.benign]);
+  report('own hate vs abuse of non-protected targets', 'hate', dev('hate'), dev('nonprotected_abuse'));
 }
 if (only.has('toxicity')) {
   report('davidson dev offensive|hate vs neither', 'toxicity', [...davBy(0), ...davBy(1)], davBy(2));

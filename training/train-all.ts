@@ -144,14 +144,14 @@ export function buildSpecs(): ModelSpec[] {
     {
       name: 'hate',
       seed: 102,
-      positives: [davHate, { ...hatEvalHate, weight: 0.7 }, toxHate, identityHate, hateOwn],
+      positives: [{ ...davHate, weight: 2 }, { ...hatEvalHate, weight: 0.7 }, toxHate, identityHate, hateOwn],
       negatives: [davOffensive, davNeither, hatEvalNot, olidNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 4 }, harassment, nonProtectedAbuse, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives],
       maxClassWeight: 2,
     },
     {
       name: 'sexual',
       seed: 103,
-      positives: [sexual],
+      positives: [{ ...sexual, weight: 2 }],
       negatives: [{ ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, violence, selfHarm, harassment, { ...flirtation, weight: 0.5 }, davNeither, olidNot, generalTweets, toxNeutral, identityNeutral, identityBenignOwn, { ...davOffensive, weight: 0.5 }, { ...olidOff, weight: 0.5 }, { ...hatEvalHate, weight: 0.5 }],
       l2: 1e-5,
     },

@@ -31,7 +31,21 @@ export const STRUCTURAL_FEATURES = [
   'first_person',
   'emoji',
 ] as const;
-export const FEATURE_COUNT = HASH_SIZE + STRUCTURAL_FEATURES.length + LEXICON_FEATURES.length;
+/**
+ * Conjunctions of lexicon hits: a linear model cannot express "a group is named AND
+ * is derogated" from the two counts alone, and that conjunction (not either part)
+ * separates hate from identity talk and from abuse of non-protected targets.
+ */
+export const INTERACTION_FEATURES = ['identity_x_derogation', 'identity_x_hostility', 'identity_x_violence', 'identity_x_positive', 'identity_x_negation'] as const;
+export const FEATURE_COUNT = HASH_SIZE + STRUCTURAL_FEATURES.length + LEXICON_FEATURES.length + INTERACTION_FEATURES.length;
+const INTERACTION_BASE = HASH_SIZE + STRUCTURAL_FEATURES.length + LEXICON_FEATURES.length;
+const lexiconAt = (name: string): number => (LEXICON_FEATURES as readonly string[]).indexOf(name);
+const IDENTITY_LEXICONS = ['identity_race', 'identity_religion', 'identity_gender', 'identity_orientation', 'identity_disability', 'identity_nationality', 'slur_race', 'slur_gender_orientation', 'slur_disability'].map(lexiconAt);
+const DEROGATION_LEXICONS = ['dehumanizing', 'insult'].map(lexiconAt);
+const HOSTILITY_LEXICONS = ['hostility'].map(lexiconAt);
+const VIOLENCE_LEXICONS = ['violence', 'threat'].map(lexiconAt);
+const POSITIVE_LEXICONS = ['positive'].map(lexiconAt);
+const NEGATION_LEXICONS = ['negation'].map(lexiconAt);
 const STRUCTURAL_BASE = HASH_SIZE;
 const LEXICON_BASE = HASH_SIZE + STRUCTURAL_FEATURES.length;
 const structuralIndex = (name: (typeof STRUCTURAL_FEATURES)[number]): number =>
@@ -282,6 +296,11 @@ function featuresFromTokens(
   for (let i = 0; i < LEXICON_FEATURES.length; i++) {
     const value = lexicon.scores[i]!;
     if (value > 0) add(LEXICON_BASE + i, Math.min(1, value * lexiconScale));
+  }
+  const any = (categories: number[]): boolean => categories.some((c) => lexicon.scores[c]! > 0);
+  if (any(IDENTITY_LEXICONS)) {
+    const conjunctions = [DEROGATION_LEXICONS, HOSTILITY_LEXICONS, VIOLENCE_LEXICONS, POSITIVE_LEXICONS, NEGATION_LEXICONS];
+    for (let i = 0; i < conjunctions.length; i++) if (any(conjunctions[i]!)) add(INTERACTION_BASE + i, lexiconScale);
   }
 
   const allIndices = new Int32Array(hashedCount + indices.length);

@@ -34,11 +34,20 @@ const CURATED: Record<string, string> = {
   dehumanizing:
     'vermin, animals, animal, parasites, parasite, cockroaches, cockroach, rats, rat, subhuman, subhumans, filth, filthy, scum, savages, savage, ' +
     'disease, plague, infestation, invaders, invasion, apes, ape, monkeys, pigs, dogs, trash, garbage, inferior, worthless, degenerate, degenerates, ' +
-    'primitive, barbaric, barbarians, criminals, rapists, terrorists, leeches, breed like, pests, pest, swarm, mongrels, sickening, disgusting, revolting',
+    'primitive, barbaric, barbarians, criminals, rapists, terrorists, leeches, breed like, pests, pest, swarm, mongrels, sickening, disgusting, revolting, ' +
+    // Round 2: contempt and stereotype vocabulary (burden, freaks, lazy...) that the first list missed.
+    'burden, drain, waste of space, waste of oxygen, freaks, freak of nature, lowlifes, vile, repulsive, abomination, abominations, perverts, pervert, ' +
+    'predators, thugs, uncivilized, backward, smelly, stink, stinking, dirty, lazy, greedy, liars, thieves, lesser, lower form, less than human, ' +
+    'not human, not people, not real people, creatures, beasts, monsters, mentally ill, sick in the head, defective, genetically inferior, ' +
+    'breeders, horde, hordes, invading, flood, flooding, overrun, infest, infested, plague on, cancer on, parasitic, useless eaters, ' +
+    'unclean, impure, dogs, goats, roaches, rodents, vermins, scumbags, trash people, filth, savagery',
   hostility:
     'hate, hates, hated, hating, despise, loathe, detest, cannot stand, can\'t stand, sick of, get rid of, go back, deport, deported, ' +
     'ban, banned, exterminate, extermination, wipe out, eradicate, gas, lynch, lynched, hang, should die, must die, deserve to die, ' +
-    'not welcome, don\'t belong, do not belong, out of our country, shouldn\'t be allowed, should not be allowed, kick out, send them back, all the same',
+    'not welcome, don\'t belong, do not belong, out of our country, shouldn\'t be allowed, should not be allowed, kick out, send them back, all the same, ' +
+    'remove them, drive them out, round up, rounded up, camps, sterilise, sterilize, sterilised, sterilized, strip them, keep them out, keep away from, ' +
+    'put them in their place, know their place, their kind, your kind, those people, these people, go home, not one of us, never be equal, ' +
+    'disgust me, makes me sick, make me sick, can\'t stand, cannot stand, wish they would die, wish they would disappear, die out, get out',
   insult:
     'idiot, idiots, stupid, moron, morons, dumb, loser, losers, pathetic, ugly, fat, worthless, useless, clown, imbecile, ignorant, ' +
     'shut up, stfu, gtfo, screw you, piss off, get lost, nobody likes you, kill yourself, kys, die, go die, trash, garbage, disgrace, ' +
@@ -144,7 +153,9 @@ const CURATED: Record<string, string> = {
   negation: "not, no, never, don't, dont, doesn't, isn't, aren't, wasn't, won't, wouldn't, shouldn't, nobody, nothing, neither, nor",
   positive:
     'love, loved, lovely, wonderful, great, amazing, awesome, beautiful, proud, respect, respected, admire, kind, kindness, brilliant, ' +
-    'welcome, support, supportive, equal, equality, celebrate, friend, friends, happy, glad, best, good, nice, appreciate, grateful',
+    'welcome, support, supportive, equal, equality, celebrate, friend, friends, happy, glad, best, good, nice, appreciate, grateful, ' +
+    'rights, equal rights, dignity, valued, valuable, capable, talented, smart, kind, caring, generous, adore, safe, belong here, deserve respect, ' +
+    'thank you, thanks, congratulations, inspiring, strong, resilient, ally, allies, inclusion, inclusive, diversity, protect, defend',
 };
 
 const PROFANITY_FEATURES = ['prof_mild', 'prof_strong', 'prof_severe', 'slur_race', 'slur_gender_orientation', 'slur_disability', 'prof_sexual'] as const;
