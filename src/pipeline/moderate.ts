@@ -58,6 +58,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   const scored: ScoredPolicy[] = [];
   // Policies that saw a violation without flagging it (shadow mode): review queues can show these items.
   const shadowFlagged: string[] = [];
+  const rescore = channel.config.borderlineRescore;
   const rescorable: RescoreTarget[] = [];
   let environment: PolicyEnvironment | undefined;
   const bindEnvironment = () => (environment ??= policyEnvironment(deps, projectId));
@@ -68,13 +69,11 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
     else {
       scored.push(outcome.scored);
       if (outcome.shadowFlagged) shadowFlagged.push(outcome.scored.result.id);
-      if (policy.type === 'classifier') rescorable.push({ ...outcome, settings, threshold: settings.threshold ?? policy.defaultThreshold });
+      if (rescore && policy.type === 'classifier') rescorable.push({ ...outcome, settings, threshold: settings.threshold ?? policy.defaultThreshold });
     }
   }
   // second opinion (channel opt-in): the model backend re-judges built-in scores near the decision point
-  if (channel.config.borderlineRescore) {
-    errors.push(...(await secondOpinion(deps, channel.config.borderlineRescore, rescorable, shadowFlagged, body.content.type === 'object')));
-  }
+  if (rescore) errors.push(...(await secondOpinion(deps, rescore, rescorable, shadowFlagged, body.content.type === 'object')));
 
   // evaluate and recommend
   const evaluation = evaluate(scored);
@@ -223,7 +222,7 @@ async function secondOpinion(
     probability: target.scored.result.probability,
     text: target.strongestField.text,
   }));
-  const outcomes = await rescoreCandidates(settings, candidates, modelBackendOf(deps), undefined, { allowPrivateOutbound: deps.config?.allowPrivateOutbound ?? false });
+  const outcomes = await rescoreCandidates(settings, candidates, modelBackendOf(deps), { allowPrivateOutbound: deps.config?.allowPrivateOutbound ?? false });
   const errors: PolicyError[] = [];
   outcomes.forEach((outcome, index) => {
     if (outcome.status === 'failed') errors.push({ id: outcome.policyId, message: outcome.message });
@@ -278,6 +277,7 @@ async function runPolicy(settings: PolicySettings, policy: Policy, fields: reado
   let probability = 0;
   let flagged = false;
   let best: FieldResult | undefined;
+  let bestIndex = 0;
   let observedUnflagged = false;
   const flaggedFields: string[] = [];
   const labels = new Map<string, { id: string; probability: number; flagged: boolean }>();
@@ -297,6 +297,7 @@ async function runPolicy(settings: PolicySettings, policy: Policy, fields: reado
     if (best === undefined || result.probability > probability) {
       probability = Math.max(probability, result.probability);
       best = result;
+      bestIndex = index;
     }
     for (const label of result.labels ?? []) {
       const labelFlagged = settings.flag && (label.flagged ?? label.probability >= threshold);
@@ -324,7 +325,7 @@ async function runPolicy(settings: PolicySettings, policy: Policy, fields: reado
   return {
     scored: { result, flagEnabled, severity: policy.severity },
     shadowFlagged: observedUnflagged && !flagged,
-    strongestField: evaluated[Math.max(0, perField.indexOf(best))]!,
+    strongestField: evaluated[bestIndex]!,
   };
 }
 

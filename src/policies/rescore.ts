@@ -79,7 +79,6 @@ export async function rescoreCandidates(
   settings: BorderlineRescoreSettings,
   candidates: readonly RescoreCandidate[],
   backend: ModelBackendConfig | null,
-  signal: AbortSignal | undefined,
   options: GuidelineOptions,
 ): Promise<RescoreOutcome[]> {
   const selected = settings.policies ? new Set(settings.policies) : null;
@@ -92,7 +91,7 @@ export async function rescoreCandidates(
       if (!backend) {
         return { policyId, status: 'failed', message: `Borderline score of "${policyId}" was not re-scored: no model backend configured (set MODEL_BACKEND_URL); the built-in score was kept` };
       }
-      const outcome = await rescoreBorderline(backend, { policyId, description, probability, band }, candidate.text, signal, options);
+      const outcome = await rescoreBorderline(backend, { policyId, description, probability, band }, candidate.text, undefined, options);
       if (outcome.error !== undefined) {
         return { policyId, status: 'failed', message: `Borderline score of "${policyId}" could not be re-scored by the model backend (${outcome.error}); the built-in score was kept` };
       }

@@ -6,7 +6,8 @@ export interface StoredSubmission {
   /** The caller's contentId; null lets the store use the generated id. */
   externalId: string | null;
   channelId: string;
-  authorId: string | null;
+  /** The author's row id; absent or null for content without an author. */
+  authorId?: string | null;
   conversationId: string | null;
   metaType: string | null;
   contentType: string;
@@ -42,7 +43,7 @@ export async function storeContent(db: Queryable, items: readonly StoredSubmissi
       project_id: item.projectId,
       external_id: externalIds[i],
       channel_id: item.channelId,
-      author_id: item.authorId,
+      author_id: item.authorId ?? null,
       conversation_id: item.conversationId,
       meta_type: item.metaType,
       content_type: item.contentType,

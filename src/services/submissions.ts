@@ -26,7 +26,7 @@ export async function writeSubmissions(db: Database, writes: readonly Submission
   if (writes.every((w) => w.author === null)) {
     const contentIds = await storeContent(
       db,
-      writes.map((w) => ({ ...w.content, authorId: null })),
+      writes.map((w) => w.content),
     );
     return contentIds.map((contentId) => ({ contentId, author: null }));
   }
