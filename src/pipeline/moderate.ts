@@ -2,8 +2,8 @@ import type { Database } from '../db/database.ts';
 import type { GroupCommitter } from '../db/group-commit.ts';
 import type { SubmissionWrite, SubmissionWritten } from '../services/submissions.ts';
 import type { FieldResult, Policy, PolicyContext, PolicyResult, PolicySettings } from '../core/policy.ts';
-import { evaluate, type ScoredPolicy } from '../core/evaluation.ts';
-import { dryRunView, recommend } from '../core/recommendation.ts';
+import { evaluate, type Evaluation, type ScoredPolicy } from '../core/evaluation.ts';
+import { dryRunView, recommend, type Recommendation } from '../core/recommendation.ts';
 import { badRequest } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
 import { bindPolicy, normalizePolicyList, resultIdOf, type PolicyEnvironment } from '../policies/registry.ts';
@@ -18,6 +18,7 @@ import { rescoreCandidates, type RescoreCandidate } from '../policies/rescore.ts
 import { applyReplacements } from './masking.ts';
 import { prepareText, type PreparedField } from './prepare-text.ts';
 import { authorFactsOf } from './author-facts.ts';
+import { attachPoliciesJson } from './response-json.ts';
 
 export interface PipelineDeps {
   db: Database;
@@ -97,6 +98,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   );
 
   // store
+  const policiesJson = JSON.stringify(policies);
   const submittedAt = body.timestamp ?? Date.now();
   let contentId = body.contentId ?? newId('cnt');
   let author: AuthorSummary | null = null;
@@ -134,15 +136,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
         flagProbability: evaluation.flag_probability,
         severityScore: evaluation.severity_score,
         recommendation: recommendation.action,
-        result: {
-          evaluation,
-          recommendation,
-          policies,
-          insights,
-          errors,
-          unicode: unicodeFindings(fields),
-          ...(shadowFlagged.length > 0 ? { shadow_flagged: shadowFlagged } : {}),
-        },
+        resultJson: storedResultJson(evaluation, recommendation, policiesJson, insights, errors, fields, shadowFlagged),
         submittedAt,
       },
     });
@@ -169,7 +163,22 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
     },
   };
   if (errors.length > 0) response.errors = errors;
-  return response;
+  return attachPoliciesJson(response, policiesJson);
+}
+
+/** The evaluation kept with a stored item for review: what the response says plus the Unicode findings and shadow flags. */
+function storedResultJson(
+  evaluation: Evaluation,
+  recommendation: Recommendation,
+  policiesJson: string,
+  insights: readonly InsightResult[],
+  errors: readonly PolicyError[],
+  fields: readonly PreparedField[],
+  shadowFlagged: readonly string[],
+): string {
+  const unicode = unicodeFindings(fields);
+  const optional = (unicode ? `,"unicode":${JSON.stringify(unicode)}` : '') + (shadowFlagged.length > 0 ? `,"shadow_flagged":${JSON.stringify(shadowFlagged)}` : '');
+  return `{"evaluation":${JSON.stringify(evaluation)},"recommendation":${JSON.stringify(recommendation)},"policies":${policiesJson},"insights":${JSON.stringify(insights)},"errors":${JSON.stringify(errors)}${optional}}`;
 }
 
 function requestPolicies(raw: NonNullable<ModerateBody['policies']>): PolicySettings[] {

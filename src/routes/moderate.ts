@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ModerateBody, ModerateResponse } from '../schemas/moderate.ts';
 import { errorResponses } from '../schemas/common.ts';
 import { moderate } from '../pipeline/moderate.ts';
+import { moderateResponseJson } from '../pipeline/response-json.ts';
 
 export async function moderateRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -16,9 +17,10 @@ export async function moderateRoutes(fastify: FastifyInstance): Promise<void> {
         body: ModerateBody,
         response: { 200: ModerateResponse, ...errorResponses(404, 413) },
       },
-      // The schema documents the response; JSON.stringify writes it. fast-json-stringify re-validates
-      // every anyOf branch (modified, author, policy data) at run time, which costs more than it saves here.
-      serializerCompiler: () => (data) => JSON.stringify(data),
+      // The schema documents the response; JSON.stringify writes it (with the policies the pipeline
+      // already serialized for storing). fast-json-stringify re-validates every anyOf branch
+      // (modified, author, policy data) at run time, which costs more than it saves here.
+      serializerCompiler: () => (data) => moderateResponseJson(data as ModerateResponse),
     },
     (request) => moderate(app.deps, request.principal.projectId, request.body),
   );

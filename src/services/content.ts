@@ -18,7 +18,8 @@ export interface StoredSubmission {
   flagProbability: number;
   severityScore: number;
   recommendation: string;
-  result: unknown;
+  /** The stored evaluation, already written as JSON (it shares its policies text with the response). */
+  resultJson: string;
   submittedAt: number;
 }
 
@@ -36,29 +37,21 @@ export async function storeContent(db: Queryable, items: readonly StoredSubmissi
   const rows = [...last.values()].sort((a, b) => a - b);
   // The whole batch travels as one JSON document: one string to encode and to parse,
   // where one array per column made the driver escape every JSON value character by character.
-  const batch = rows.map((i) => {
+  // It is written by hand so that each item's evaluation, serialized once already, is spliced in.
+  let doc = '[';
+  for (const i of rows) {
     const item = items[i]!;
-    return {
-      id: newId('cnt'),
-      project_id: item.projectId,
-      external_id: externalIds[i],
-      channel_id: item.channelId,
-      author_id: item.authorId ?? null,
-      conversation_id: item.conversationId,
-      meta_type: item.metaType,
-      content_type: item.contentType,
-      content: item.content,
-      modified: item.modified ?? null,
-      metadata: item.metadata ?? null,
-      flagged: item.flagged,
-      flag_probability: item.flagProbability,
-      severity_score: item.severityScore,
-      recommendation: item.recommendation,
-      result: item.result,
-      submitted_at: item.submittedAt,
-    };
-  });
-  await db.query(STORE_CONTENT_SQL, [JSON.stringify(batch), Date.now()], { name: 'store_content' });
+    if (doc.length > 1) doc += ',';
+    doc +=
+      `{"id":${json(newId('cnt'))},"project_id":${json(item.projectId)},"external_id":${json(externalIds[i])},` +
+      `"channel_id":${json(item.channelId)},"author_id":${json(item.authorId ?? null)},"conversation_id":${json(item.conversationId)},` +
+      `"meta_type":${json(item.metaType)},"content_type":${json(item.contentType)},"content":${json(item.content)},` +
+      `"modified":${json(item.modified ?? null)},"metadata":${json(item.metadata ?? null)},"flagged":${json(item.flagged)},` +
+      `"flag_probability":${json(item.flagProbability)},"severity_score":${json(item.severityScore)},` +
+      `"recommendation":${json(item.recommendation)},"result":${item.resultJson},"submitted_at":${json(item.submittedAt)}}`;
+  }
+  doc += ']';
+  await db.query(STORE_CONTENT_SQL, [doc, Date.now()], { name: 'store_content' });
   return externalIds;
 }
 
@@ -76,6 +69,9 @@ const STORE_CONTENT_SQL = `INSERT INTO content_items (id, project_id, external_i
     flag_probability = EXCLUDED.flag_probability, severity_score = EXCLUDED.severity_score,
     recommendation = EXCLUDED.recommendation, result = EXCLUDED.result, submitted_at = EXCLUDED.submitted_at,
     updated_at = EXCLUDED.updated_at`;
+
+// undefined has no JSON form; a missing optional value is stored as null.
+const json = (value: unknown): string => JSON.stringify(value === undefined ? null : value);
 
 export async function countContent(db: Queryable, projectId: string): Promise<number> {
   const { rows } = await db.query<{ n: number }>('SELECT count(*) AS n FROM content_items WHERE project_id = $1', [projectId]);
