@@ -65,7 +65,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const deps = { config, db, submissions: new GroupCommitter(db, writeSubmissions, Math.min(config.writeBatchSlots, db.parallelism)) } as AppDeps;
+  const deps = { config, db, submissions: new GroupCommitter(db, writeSubmissions, Math.min(config.writeBatchSlots, db.parallelism), config.writeBatchMinParallel) } as AppDeps;
   deps.outbox = new OutboxDispatcher(db, outboxHandlers(deps), {
     pollMs: config.outbox.pollMs,
     leaseMs: config.outbox.leaseMs,

@@ -22,6 +22,8 @@ export interface Config {
   databasePoolSize: number;
   /** Group-commit batches of /v1/moderate writes in flight at once (PostgreSQL; PGlite has one connection). */
   writeBatchSlots: number;
+  /** Writes that must be waiting before a further batch runs beside a busy one. */
+  writeBatchMinParallel: number;
   /** Public URL printed at start (dashboard and API base). */
   publicUrl: string | null;
   modelBackend: { url: string; apiKey: string | null; model: string; timeoutMs: number; trusted: boolean } | null;
@@ -113,7 +115,8 @@ export function loadConfig(env: Env = process.env): Config {
     allowPrivateOutbound: boolean('ALLOW_PRIVATE_OUTBOUND', false),
     bodyLimit: integer('BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 200),
-    writeBatchSlots: integer('WRITE_BATCH_SLOTS', 2, 1, 100),
+    writeBatchSlots: integer('WRITE_BATCH_SLOTS', 3, 1, 100),
+    writeBatchMinParallel: integer('WRITE_BATCH_MIN_PARALLEL', 12, 1, 500),
     publicUrl,
     modelBackend,
     outbox: {

@@ -36,3 +36,29 @@ test('one failing write does not fail the others in its batch', async () => {
   assert.deepEqual(rows.map((r) => r.id), [100, 101, 102]);
   await committer.drained();
 });
+
+test('a further batch runs beside a busy one only once enough writes wait', async () => {
+  const sizes: number[] = [];
+  let inFlight = 0;
+  let mostInFlight = 0;
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const gated = async (_db: Database, items: readonly number[]) => {
+    sizes.push(items.length);
+    mostInFlight = Math.max(mostInFlight, ++inFlight);
+    await gate;
+    inFlight--;
+    return items.map((i) => i);
+  };
+  const committer = new GroupCommitter(db, gated, 3, 4);
+  const first = committer.write(0);
+  const waiting = [1, 2, 3].map((i) => committer.write(i));
+  // Three writes wait behind the running batch: fewer than 4, so no second batch yet.
+  assert.deepEqual(sizes, [1]);
+  const more = [4].map((i) => committer.write(i));
+  assert.deepEqual(sizes, [1, 4]);
+  release();
+  assert.deepEqual(await Promise.all([first, ...waiting, ...more]), [0, 1, 2, 3, 4]);
+  assert.equal(mostInFlight, 2);
+  await committer.drained();
+});

@@ -19,9 +19,13 @@ interface Pending<I, O> {
  * caller's promise settles only after the batch's COMMIT, so durability is
  * unchanged: nothing is acknowledged before it is on disk.
  *
- * A batch starts as soon as a transaction slot is free; whatever arrives while
- * it runs forms the next batch. If a batch fails, its items are retried one by
- * one so a single bad write cannot fail its neighbours.
+ * A batch starts as soon as a transaction slot is free and nothing is being
+ * written; whatever arrives while it runs forms the next batch. A further
+ * batch runs beside it only once `minParallelBatch` writes wait: a statement
+ * has a fixed cost (round trip, plan, commit flush) that a handful of rows
+ * cannot repay, and small parallel batches made the store spend more per row
+ * than the waiting saved. If a batch fails, its items are retried one by one
+ * so a single bad write cannot fail its neighbours.
  */
 export class GroupCommitter<I, O> {
   private queue: Pending<I, O>[] = [];
@@ -32,6 +36,7 @@ export class GroupCommitter<I, O> {
     private readonly db: Database,
     private readonly writeBatch: BatchWriter<I, O>,
     private readonly slots = db.parallelism,
+    private readonly minParallelBatch = 1,
     private readonly maxBatch = 500,
   ) {}
 
@@ -49,7 +54,7 @@ export class GroupCommitter<I, O> {
   }
 
   private pump(): void {
-    while (this.running < this.slots && this.queue.length > 0) {
+    while (this.running < this.slots && this.queue.length > 0 && (this.running === 0 || this.queue.length >= this.minParallelBatch)) {
       const batch = this.queue.length <= this.maxBatch ? this.queue : this.queue.slice(0, this.maxBatch);
       this.queue = this.queue.length <= this.maxBatch ? [] : this.queue.slice(this.maxBatch);
       this.running++;
