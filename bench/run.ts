@@ -1,8 +1,9 @@
 /**
  * npm run bench: the service against a bare Fastify JSON echo, on the same
  * machine, in the same run, with the same 280-character message. Prints
- * req/s, p50 and p99 and the ratio of each to the echo. With DATABASE_URL set,
- * the storing run is repeated on PostgreSQL (in a fresh database).
+ * req/s, p50 and p99 and the ratio of each to the echo, measured just before
+ * and after that store's runs. With DATABASE_URL set, the service runs are
+ * repeated on PostgreSQL (in a fresh database).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,6 +27,8 @@ interface Row {
   p50: number;
   p99: number;
   errors: number;
+  /** The echo's req/s this run is compared with. */
+  baseline?: number;
 }
 
 function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
@@ -58,7 +61,7 @@ async function load(name: string, url: string, body: (i: number) => string, head
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
 }
 
-async function benchService(label: string, env: Record<string, string>, key: string, echo: Row, rows: Row[]) {
+async function benchService(label: string, env: Record<string, string>, key: string, rows: Row[]) {
   const service = await start('src/main.ts', { ...env, PORT: '0', LOG_LEVEL: 'warn', BOOTSTRAP_API_KEY: key });
   try {
     const url = `${service.url}/v1/moderate`;
@@ -75,48 +78,61 @@ async function benchService(label: string, env: Record<string, string>, key: str
     service.child.kill('SIGTERM');
     await new Promise((r) => service.child.once('exit', r));
   }
-  void echo;
 }
 
 const rows: Row[] = [];
+// The host under a VM changes speed from minute to minute: the echo is measured before and after
+// each store's runs, and each run is compared with the mean of the two echo runs around it.
 const echoServer = await start('bench/echo-server.ts', { PORT: '0' });
-let echo: Row;
+const echoBody = JSON.stringify({ content: { type: 'text', text: MESSAGE } });
+await autocannon({ url: `${echoServer.url}/echo`, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json' }, body: echoBody });
+const measureEcho = async (when: string): Promise<Row> => {
+  const row = await load(`echo (bare Fastify), ${when}`, `${echoServer.url}/echo`, () => echoBody);
+  rows.push(row);
+  return row;
+};
+const compareWith = (from: number, before: Row, after: Row) => {
+  for (const row of rows.slice(from)) if (!row.name.startsWith('echo')) row.baseline = (before.rps + after.rps) / 2;
+};
+
 try {
-  await autocannon({ url: `${echoServer.url}/echo`, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: { type: 'text', text: MESSAGE } }) });
-  echo = await load('echo (bare Fastify)', `${echoServer.url}/echo`, () => JSON.stringify({ content: { type: 'text', text: MESSAGE } }));
-  rows.push(echo);
+  const first = await measureEcho('first');
+  let from = rows.length;
+  const dataDir = mkdtempSync(join(tmpdir(), 'om-bench-'));
+  try {
+    // DATABASE_URL (set for the PostgreSQL runs) must not leak into the embedded-store run.
+    await benchService('PGlite', { DATA_DIR: dataDir, DATABASE_URL: '' }, `bench_${randomBytes(16).toString('hex')}`, rows);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const between = await measureEcho(process.env.DATABASE_URL ? 'between the stores' : 'last');
+  compareWith(from, first, between);
+
+  if (process.env.DATABASE_URL) {
+    const name = `om_bench_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${name}`;
+    from = rows.length;
+    try {
+      await benchService('PostgreSQL', { DATABASE_URL: url.toString() }, `bench_${randomBytes(16).toString('hex')}`, rows);
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+    compareWith(from, between, await measureEcho('last'));
+  }
 } finally {
   echoServer.child.kill('SIGTERM');
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'om-bench-'));
-try {
-  // DATABASE_URL (set for the PostgreSQL runs) must not leak into the embedded-store run.
-  await benchService('PGlite', { DATA_DIR: dataDir, DATABASE_URL: '' }, `bench_${randomBytes(16).toString('hex')}`, echo, rows);
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
-}
-
-if (process.env.DATABASE_URL) {
-  const name = `om_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
-  try {
-    await benchService('PostgreSQL', { DATABASE_URL: url.toString() }, `bench_${randomBytes(16).toString('hex')}`, echo, rows);
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
-}
-
 const pad = (s: string, n: number) => s.padEnd(n);
-console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, 280-character message, Node ${process.version}\n`);
-console.log(`${pad('run', 44)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('vs echo', 9)}errors`);
+console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, 280-character message, Node ${process.version}`);
+console.log('vs echo: against the mean of the echo runs just before and after that store\'s runs\n');
+console.log(`${pad('run', 50)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('vs echo', 9)}errors`);
 for (const row of rows) {
-  console.log(
-    `${pad(row.name, 44)}${pad(row.rps.toFixed(0), 10)}${pad(String(row.p50), 9)}${pad(String(row.p99), 9)}${pad(`${((row.rps / echo!.rps) * 100).toFixed(1)}%`, 9)}${row.errors}`,
-  );
+  const ratio = row.baseline ? `${((row.rps / row.baseline) * 100).toFixed(1)}%` : '';
+  console.log(`${pad(row.name, 50)}${pad(row.rps.toFixed(0), 10)}${pad(String(row.p50), 9)}${pad(String(row.p99), 9)}${pad(ratio, 9)}${row.errors}`);
 }
