@@ -62,3 +62,37 @@ test('a further batch runs beside a busy one only once enough writes wait', asyn
   assert.equal(mostInFlight, 2);
   await committer.drained();
 });
+
+test('writes held below the minimum go out when the running batch ends, or after the wait limit if it does not', async () => {
+  const sizes: number[] = [];
+  const gates: Array<() => void> = [];
+  const gated = async (_db: Database, items: readonly number[]) => {
+    sizes.push(items.length);
+    await new Promise<void>((resolve) => gates.push(resolve));
+    return items.map((i) => i);
+  };
+  // Waiting limit far away: the held writes leave only when the running batch ends.
+  const patient = new GroupCommitter(db, gated, 3, 10, 500, 60_000);
+  const first = patient.write(1);
+  const held = [2, 3].map((i) => patient.write(i));
+  assert.deepEqual(sizes, [1]);
+  gates.shift()!();
+  await first;
+  await new Promise(setImmediate); // the committer refills its slots once the batch has settled
+  assert.deepEqual(sizes, [1, 2]);
+  gates.shift()!();
+  assert.deepEqual(await Promise.all(held), [2, 3]);
+  await patient.drained();
+
+  // A batch that never ends: the held write leaves after the waiting limit, in a slot of its own.
+  sizes.length = 0;
+  const hurried = new GroupCommitter(db, gated, 3, 10, 500, 5);
+  const stuck = hurried.write(1);
+  const late = hurried.write(2);
+  assert.deepEqual(sizes, [1]);
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.deepEqual(sizes, [1, 1]);
+  for (const open of gates.splice(0)) open();
+  assert.deepEqual(await Promise.all([stuck, late]), [1, 2]);
+  await hurried.drained();
+});

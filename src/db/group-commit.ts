@@ -24,13 +24,16 @@ interface Pending<I, O> {
  * batch runs beside it only once `minParallelBatch` writes wait: a statement
  * has a fixed cost (round trip, plan, commit flush) that a handful of rows
  * cannot repay, and small parallel batches made the store spend more per row
- * than the waiting saved. If a batch fails, its items are retried one by one
- * so a single bad write cannot fail its neighbours.
+ * than the waiting saved. So that a slow or retrying batch cannot hold a few
+ * writes back, they go out anyway after `maxParallelWaitMs`. If a batch fails,
+ * its items are retried one by one so a single bad write cannot fail its
+ * neighbours.
  */
 export class GroupCommitter<I, O> {
   private queue: Pending<I, O>[] = [];
   private running = 0;
   private idleWaiters: Array<() => void> = [];
+  private overdue: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly db: Database,
@@ -38,6 +41,7 @@ export class GroupCommitter<I, O> {
     private readonly slots = db.parallelism,
     private readonly minParallelBatch = 1,
     private readonly maxBatch = 500,
+    private readonly maxParallelWaitMs = 5,
   ) {}
 
   write(item: I): Promise<O> {
@@ -53,8 +57,9 @@ export class GroupCommitter<I, O> {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  private pump(): void {
-    while (this.running < this.slots && this.queue.length > 0 && (this.running === 0 || this.queue.length >= this.minParallelBatch)) {
+  private pump(force = false): void {
+    while (this.running < this.slots && this.queue.length > 0 && (force || this.running === 0 || this.queue.length >= this.minParallelBatch)) {
+      force = false;
       const batch = this.queue.length <= this.maxBatch ? this.queue : this.queue.slice(0, this.maxBatch);
       this.queue = this.queue.length <= this.maxBatch ? [] : this.queue.slice(this.maxBatch);
       this.running++;
@@ -63,6 +68,16 @@ export class GroupCommitter<I, O> {
         this.pump();
         if (this.running === 0 && this.queue.length === 0) for (const wake of this.idleWaiters.splice(0)) wake();
       });
+    }
+    const held = this.queue.length > 0 && this.running < this.slots;
+    if (!held && this.overdue !== null) {
+      clearTimeout(this.overdue);
+      this.overdue = null;
+    } else if (held && this.overdue === null) {
+      this.overdue = setTimeout(() => {
+        this.overdue = null;
+        this.pump(true);
+      }, this.maxParallelWaitMs);
     }
   }
 

@@ -166,7 +166,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   return attachPoliciesJson(response, policiesJson);
 }
 
-/** The evaluation kept with a stored item for review: what the response says plus the Unicode findings and shadow flags. */
+/** The evaluation kept with a stored item for review: the real verdict (also under dry run), the Unicode findings and shadow flags. */
 function storedResultJson(
   evaluation: Evaluation,
   recommendation: Recommendation,

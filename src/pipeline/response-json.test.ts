@@ -32,7 +32,12 @@ test('the spliced policies text is what is written, so it must be the serialized
   assert.deepEqual(JSON.parse(moderateResponseJson(marked)).policies, []);
 });
 
-test('a response without the mark falls back to JSON.stringify', () => {
+test('a response without the mark, or whose policies were replaced after marking, falls back to JSON.stringify', () => {
   const plain = response(true);
   assert.equal(moderateResponseJson(plain), JSON.stringify(plain));
+  const marked = attachPoliciesJson(response(false), '[]');
+  marked.policies = marked.policies.slice(1);
+  assert.equal(moderateResponseJson(marked), JSON.stringify(marked));
+  const error = { code: 'NOT_FOUND', message: 'Channel not found', issues: [] };
+  assert.equal(moderateResponseJson(error), JSON.stringify(error));
 });

@@ -7,11 +7,12 @@ import type { ModerateResponse } from '../schemas/moderate.ts';
 
 const POLICIES_JSON = Symbol('policiesJson');
 
-type WithPoliciesJson = ModerateResponse & { [POLICIES_JSON]?: string };
+/** The array that was serialized, so that a response whose policies were replaced since is not written with stale text. */
+type WithPoliciesJson = ModerateResponse & { [POLICIES_JSON]?: { of: ModerateResponse['policies']; json: string } };
 
 /** Marks `response` as carrying its `policies` already serialized (symbol keys are invisible to JSON.stringify). */
 export function attachPoliciesJson(response: ModerateResponse, policiesJson: string): ModerateResponse {
-  (response as WithPoliciesJson)[POLICIES_JSON] = policiesJson;
+  (response as WithPoliciesJson)[POLICIES_JSON] = { of: response.policies, json: policiesJson };
   return response;
 }
 
@@ -22,10 +23,12 @@ type Unwritten = Exclude<keyof ModerateResponse, (typeof FIELDS)[number]>;
 const everyFieldWritten: [Unwritten] extends [never] ? true : never = true;
 void everyFieldWritten;
 
-/** The response body, identical to JSON.stringify(response). */
-export function moderateResponseJson(response: ModerateResponse): string {
-  const policiesJson = (response as WithPoliciesJson)[POLICIES_JSON];
-  if (policiesJson === undefined) return JSON.stringify(response);
+/** The response body, identical to JSON.stringify(body); error bodies and unmarked responses take that path. */
+export function moderateResponseJson(body: unknown): string {
+  const response = body as WithPoliciesJson;
+  const mark = typeof body === 'object' && body !== null ? response[POLICIES_JSON] : undefined;
+  if (mark === undefined || mark.of !== response.policies) return JSON.stringify(body);
+  const policiesJson = mark.json;
   let out = '{';
   for (const field of FIELDS) {
     const value = response[field];

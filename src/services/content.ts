@@ -44,9 +44,9 @@ export async function storeContent(db: Queryable, items: readonly StoredSubmissi
     if (doc.length > 1) doc += ',';
     doc +=
       `{"id":${json(newId('cnt'))},"project_id":${json(item.projectId)},"external_id":${json(externalIds[i])},` +
-      `"channel_id":${json(item.channelId)},"author_id":${json(item.authorId ?? null)},"conversation_id":${json(item.conversationId)},` +
+      `"channel_id":${json(item.channelId)},"author_id":${json(item.authorId)},"conversation_id":${json(item.conversationId)},` +
       `"meta_type":${json(item.metaType)},"content_type":${json(item.contentType)},"content":${json(item.content)},` +
-      `"modified":${json(item.modified ?? null)},"metadata":${json(item.metadata ?? null)},"flagged":${json(item.flagged)},` +
+      `"modified":${json(item.modified)},"metadata":${json(item.metadata)},"flagged":${json(item.flagged)},` +
       `"flag_probability":${json(item.flagProbability)},"severity_score":${json(item.severityScore)},` +
       `"recommendation":${json(item.recommendation)},"result":${item.resultJson},"submitted_at":${json(item.submittedAt)}}`;
   }
@@ -70,8 +70,8 @@ const STORE_CONTENT_SQL = `INSERT INTO content_items (id, project_id, external_i
     recommendation = EXCLUDED.recommendation, result = EXCLUDED.result, submitted_at = EXCLUDED.submitted_at,
     updated_at = EXCLUDED.updated_at`;
 
-// undefined has no JSON form; a missing optional value is stored as null.
-const json = (value: unknown): string => JSON.stringify(value === undefined ? null : value);
+// undefined (and a function or symbol) has no JSON form: stored as null, as the object form did.
+const json = (value: unknown): string => JSON.stringify(value) ?? 'null';
 
 export async function countContent(db: Queryable, projectId: string): Promise<number> {
   const { rows } = await db.query<{ n: number }>('SELECT count(*) AS n FROM content_items WHERE project_id = $1', [projectId]);
