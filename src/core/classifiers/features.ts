@@ -5,6 +5,7 @@
  * field in a row.
  */
 import { LEXICON_FEATURES, lexiconHits, type LexiconHits } from './lexicons.ts';
+import { vectorRow, wordVectors } from './word-vectors.ts';
 
 /** Hashed n-gram space; structural and lexicon features live above it. */
 export const HASH_BITS = 18;
@@ -37,8 +38,16 @@ export const STRUCTURAL_FEATURES = [
  * separates hate from identity talk and from abuse of non-protected targets.
  */
 export const INTERACTION_FEATURES = ['identity_x_derogation', 'identity_x_hostility', 'identity_x_violence', 'identity_x_positive', 'identity_x_negation'] as const;
-export const FEATURE_COUNT = HASH_SIZE + STRUCTURAL_FEATURES.length + LEXICON_FEATURES.length + INTERACTION_FEATURES.length;
 const INTERACTION_BASE = HASH_SIZE + STRUCTURAL_FEATURES.length + LEXICON_FEATURES.length;
+/**
+ * Dense embedding features, last: the weighted mean and the per-dimension maximum of the
+ * word vectors of the text's tokens (word-vectors.ts). They let a linear model score words
+ * it never saw in training by their neighbours. Models that do not use them keep zero
+ * weights there (see training/train-all.ts).
+ */
+export const EMBEDDING_DIMENSIONS = 100;
+export const EMBEDDING_BASE = INTERACTION_BASE + INTERACTION_FEATURES.length;
+export const FEATURE_COUNT = EMBEDDING_BASE + 2 * EMBEDDING_DIMENSIONS;
 const lexiconAt = (name: string): number => (LEXICON_FEATURES as readonly string[]).indexOf(name);
 const IDENTITY_LEXICONS = ['identity_race', 'identity_religion', 'identity_gender', 'identity_orientation', 'identity_disability', 'identity_nationality', 'slur_race', 'slur_gender_orientation', 'slur_disability'].map(lexiconAt);
 const DEROGATION_LEXICONS = ['dehumanizing', 'insult'].map(lexiconAt);
@@ -166,6 +175,50 @@ function tokenize(normalized: string, counts: { url: number; email: number; ment
     }
   }
   return tokens;
+}
+
+/** Normalized word tokens of a text (what the n-grams and word vectors see). */
+export function tokensOf(text: string): string[] {
+  return tokenize(text.normalize('NFKC').toLowerCase(), { url: 0, email: 0, mention: 0, hashtag: 0, emoji: 0 });
+}
+
+const embeddingSum = new Float64Array(EMBEDDING_DIMENSIONS);
+const embeddingMax = new Float64Array(EMBEDDING_DIMENSIONS);
+
+/**
+ * Appends the embedding block for `tokens` (nothing when no token has a vector): the mean
+ * vector scaled to unit length (so length and repetition do not change it), then the
+ * per-dimension maximum at half weight. Unit mean, raw mean, frequency-weighted (SIF-like)
+ * mean, scales 0.5–2 and mean-only were compared on training/dev.ts; the differences were
+ * small and this variant was at or near the top for violence, hate and spam.
+ */
+function embeddingFeatures(tokens: readonly string[], add: (index: number, value: number) => void): void {
+  const vectors = wordVectors();
+  const dimensions = vectors.dimensions;
+  if (dimensions !== EMBEDDING_DIMENSIONS) return;
+  const { values, scales } = vectors;
+  embeddingSum.fill(0);
+  embeddingMax.fill(-Infinity);
+  let found = 0;
+  for (const token of tokens) {
+    if (token.startsWith('__')) continue;
+    const row = vectorRow(vectors, token);
+    if (row < 0) continue;
+    const scale = scales[row]!;
+    const base = row * dimensions;
+    for (let d = 0; d < dimensions; d++) {
+      const value = values[base + d]! * scale;
+      embeddingSum[d]! += value;
+      if (value > embeddingMax[d]!) embeddingMax[d] = value;
+    }
+    found++;
+  }
+  if (found === 0) return;
+  let norm = 0;
+  for (let d = 0; d < dimensions; d++) norm += embeddingSum[d]! * embeddingSum[d]!;
+  const unit = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  for (let d = 0; d < dimensions; d++) add(EMBEDDING_BASE + d, embeddingSum[d]! * unit);
+  for (let d = 0; d < dimensions; d++) add(EMBEDDING_BASE + dimensions + d, embeddingMax[d]! * 0.5);
 }
 
 export function computeFeatures(text: string): TextFeatures {
@@ -302,6 +355,7 @@ function featuresFromTokens(
     const conjunctions = [DEROGATION_LEXICONS, HOSTILITY_LEXICONS, VIOLENCE_LEXICONS, POSITIVE_LEXICONS, NEGATION_LEXICONS];
     for (let i = 0; i < conjunctions.length; i++) if (any(conjunctions[i]!)) add(INTERACTION_BASE + i, lexiconScale);
   }
+  embeddingFeatures(tokens, add);
 
   const allIndices = new Int32Array(hashedCount + indices.length);
   allIndices.set(scratch.subarray(0, hashedCount));

@@ -22,6 +22,9 @@ test('retraining reproduces the committed weights byte for byte', () => {
       assert.equal(sha256(readFileSync(join(directory, expected.file))), expected.sha256, `${name} manifest hash`);
     }
     assert.equal(sha256(readFileSync(join(directory, 'profanity-terms.json'))), sha256(readFileSync(resolve(REPO_ROOT, 'models/profanity-terms.json'))));
+    const vectors = (JSON.parse(readFileSync(resolve(REPO_ROOT, 'models/manifest.json'), 'utf8')) as { wordVectors: { file: string; sha256: string } }).wordVectors;
+    assert.equal(sha256(readFileSync(join(directory, vectors.file))), vectors.sha256, 'word vectors manifest hash');
+    assert.equal(sha256(readFileSync(join(directory, vectors.file))), sha256(readFileSync(resolve(REPO_ROOT, 'models', vectors.file))), 'word vectors');
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
