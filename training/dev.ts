@@ -14,6 +14,7 @@ process.env.OPEN_MODERATION_DEV_HOLDOUT = '1';
 const { trainAll } = await import('./train-all.ts');
 const { davidson, ownSentences, smsSpam } = await import('./datasets.ts');
 const { expandIdentityTemplates } = await import('./identity.ts');
+const { obfuscate } = await import('./obfuscate.ts');
 const { rocAuc, thresholdMetrics } = await import('./metrics.ts');
 const { loadModels } = await import('../src/core/classifiers/models.ts');
 const { classifierPolicies } = await import('../src/core/classifiers/index.ts');
@@ -51,6 +52,8 @@ if (only.has('self_harm')) report('own self_harm vs own benign+other', 'self_har
 if (only.has('hate')) {
   report('davidson dev hate vs rest', 'hate', davBy(0), [...davBy(1), ...davBy(2)]);
   report('identity templates dev', 'hate', identity.hateful, identity.benign);
+  report('identity templates dev, obfuscated spellings', 'hate', obfuscate(identity.hateful, 401), obfuscate(identity.benign, 402));
+  report('own hate vs identity-benign, obfuscated', 'hate', obfuscate(dev('hate'), 403), obfuscate(dev('identity_benign'), 404));
   report('own hate vs own benign+identity-benign', 'hate', dev('hate'), [...benignOwn, ...dev('identity_benign'), ...identity.benign]);
   report('own hate vs abuse of non-protected targets', 'hate', dev('hate'), dev('nonprotected_abuse'));
 }

@@ -14,6 +14,7 @@ import { compressModel, decodeModel, encodeModel } from '../src/core/classifiers
 import { davidson, ownSentences, smsSpam, surgeProfanity, toxigen, tweetEval, tweetEvalSentiment, youtubeSpam, type Example } from './datasets.ts';
 import { trainLogistic, mulberry32, type TrainingExample } from './logistic.ts';
 import { expandIdentityTemplates } from './identity.ts';
+import { obfuscate } from './obfuscate.ts';
 
 interface Source {
   texts: string[];
@@ -100,6 +101,10 @@ export function buildSpecs(): ModelSpec[] {
   const identityHate: Source = { name: 'own:identity-hate', texts: identity.hateful };
   const hateOwn: Source = { name: 'own:hate', texts: own('hate'), weight: 2 };
   const identityBenignOwn: Source = { name: 'own:identity_benign', texts: own('identity_benign'), weight: 2 };
+  // Misspelled, glued and spaced-out copies (training/obfuscate.ts), hateful and benign alike.
+  const obfuscatedHate: Source = { name: 'own:identity-hate+hate (obfuscated spellings)', texts: obfuscate([...every(identity.hateful, 2), ...own('hate')], 301) };
+  const obfuscatedBenign: Source = { name: 'own:identity-neutral-positive+identity_benign (obfuscated spellings)', texts: obfuscate([...every(identity.benign, 2), ...own('identity_benign')], 302) };
+  const obfuscation = process.env.OPEN_MODERATION_NO_OBFUSCATION !== '1';
   // Contempt for targets that are not protected groups: rude (toxic) but not hate.
   const nonProtectedAbuse: Source = { name: 'own:nonprotected_abuse', texts: own('nonprotected_abuse'), weight: 2 };
   const davNeither: Source = { name: 'davidson:neither', texts: dav.filter((e) => e.klass === 2).map((e) => e.text) };
@@ -150,8 +155,8 @@ export function buildSpecs(): ModelSpec[] {
       name: 'hate',
       embeddings: true,
       seed: 102,
-      positives: [{ ...davHate, weight: 2 }, { ...hatEvalHate, weight: 0.7 }, toxHate, identityHate, hateOwn],
-      negatives: [davOffensive, davNeither, hatEvalNot, olidNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 4 }, harassment, nonProtectedAbuse, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives],
+      positives: [{ ...davHate, weight: 2 }, { ...hatEvalHate, weight: 0.7 }, toxHate, identityHate, hateOwn, ...(obfuscation ? [obfuscatedHate] : [])],
+      negatives: [davOffensive, davNeither, hatEvalNot, olidNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 4 }, harassment, nonProtectedAbuse, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, ...(obfuscation ? [{ ...obfuscatedBenign, weight: 2 }] : [])],
       maxClassWeight: 2,
     },
     {

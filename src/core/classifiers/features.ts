@@ -174,6 +174,26 @@ function tokenize(normalized: string, counts: { url: number; email: number; ment
       if (token) tokens.push(token);
     }
   }
+  return joinSpelledOut(tokens);
+}
+
+const SINGLE_LETTER = /^\p{L}$/u;
+
+/** A word spaced out letter by letter ("k i l l") becomes one token again: runs of three or more single letters are joined. */
+function joinSpelledOut(tokens: string[]): string[] {
+  let start = -1;
+  for (let i = 0; i <= tokens.length; i++) {
+    if (i < tokens.length && tokens[i]!.length === 1 && SINGLE_LETTER.test(tokens[i]!)) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start >= 0 && i - start >= 3) {
+      const joined = tokens.slice(start, i).join('');
+      tokens.splice(start, i - start, joined);
+      i = start;
+    }
+    start = -1;
+  }
   return tokens;
 }
 
