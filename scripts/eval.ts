@@ -189,7 +189,10 @@ const functionalityRows = [...byFunctionality.entries()]
   .map(([name, v]) => `| ${name} | ${v.gold} | ${v.total} | ${fmt(v.correct / v.total)} |`)
   .join('\n');
 
-const manifest = JSON.parse(readFileSync(resolve(REPO_ROOT, 'models/manifest.json'), 'utf8')) as { models: Array<{ name: string; bytes: number }> };
+const manifest = JSON.parse(readFileSync(resolve(REPO_ROOT, 'models/manifest.json'), 'utf8')) as {
+  models: Array<{ name: string; bytes: number }>;
+  wordVectors?: { file: string; bytes: number; words: number };
+};
 const totalBytes = manifest.models.reduce((sum, m) => sum + m.bytes, 0);
 const template = readFileSync(resolve(REPO_ROOT, 'docs/evaluation-classifiers.template.md'), 'utf8');
 const report = template
@@ -203,6 +206,10 @@ const report = template
   .replace('{{SENTIMENT_ACCURACY}}', fmt(sentimentAccuracy))
   .replace('{{SENTIMENT_CONFUSION}}', confusion.map((row, i) => `| ${sentimentNames[i]} | ${row.join(' | ')} |`).join('\n'))
   .replace('{{LANGUAGE}}', `${languageCorrect}/${languageTotal} = ${fmt(languageCorrect / Math.max(1, languageTotal))}`)
-  .replace('{{MODEL_BYTES}}', `${(totalBytes / 1024 / 1024).toFixed(2)} MB in ${manifest.models.length} files`);
+  .replace(
+    '{{MODEL_BYTES}}',
+    `${(totalBytes / 1024 / 1024).toFixed(2)} MB in ${manifest.models.length} files` +
+      (manifest.wordVectors ? `, plus \`models/${manifest.wordVectors.file}\` (${(manifest.wordVectors.bytes / 1024 / 1024).toFixed(2)} MB, ${manifest.wordVectors.words} word vectors)` : ''),
+  );
 writeFileSync(outputPath, report);
 console.log(`wrote ${outputPath}`);
