@@ -4,9 +4,9 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import { GroupCommitter } from './db/group-commit.ts';
+import type { GroupCommitter } from './db/group-commit.ts';
 import { OutboxDispatcher } from './outbox/outbox.ts';
-import { writeSubmissions, type SubmissionWrite, type SubmissionWritten } from './services/submissions.ts';
+import { submissionCommitter, type SubmissionWrite, type SubmissionWritten } from './services/submissions.ts';
 import { outboxHandlers } from './outbox/handlers.ts';
 import { ApiError, ERROR_STATUS, type ErrorCode, type ErrorIssue } from './errors.ts';
 import { ErrorBodySchema } from './schemas/common.ts';
@@ -65,7 +65,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const deps = { config, db, submissions: new GroupCommitter(db, writeSubmissions, Math.min(config.writeBatchSlots, db.parallelism), config.writeBatchMinParallel) } as AppDeps;
+  const deps = { config, db, submissions: submissionCommitter(db, config) } as AppDeps;
   deps.outbox = new OutboxDispatcher(db, outboxHandlers(deps), {
     pollMs: config.outbox.pollMs,
     leaseMs: config.outbox.leaseMs,

@@ -74,34 +74,42 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   });
   await ready;
 
-  const send = <Row>(kind: 'query' | 'exec' | 'close', sql?: string, params?: readonly unknown[]) =>
+  const send = <Row>(kind: 'query' | 'exec' | 'close', sql?: string, params?: readonly unknown[], name?: string) =>
     new Promise<QueryResult<Row>>((resolve, reject) => {
       if (failure) return reject(failure);
       const id = nextId++;
       pending.set(id, { resolve: resolve as (r: QueryResult<unknown>) => void, reject });
-      worker.postMessage({ id, kind, sql, params });
+      worker.postMessage({ id, kind, sql, params, name });
     });
 
-  // One connection: a transaction holds the store until it ends; other statements wait their turn.
+  // One connection, and the worker runs messages strictly in arrival order. A transaction holds
+  // the store until it ends, so nothing else is sent between its BEGIN and its COMMIT. Single
+  // statements outside a transaction are sent at once (after any transaction already holding the
+  // store): the worker starts the next as soon as one ends instead of waiting for this thread to
+  // hear back and send it, which left the store idle between group-commit batches.
   let lock: Promise<void> = Promise.resolve();
+  let holders = 0;
   const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
-    const result = lock.then(work);
+    holders++;
+    const result = lock.then(work).finally(() => holders--);
     lock = result.then(
       () => undefined,
       () => undefined,
     );
     return result;
   };
+  const pipelined = <T>(work: () => Promise<T>): Promise<T> => (holders === 0 ? work() : lock.then(work));
   const direct: Queryable = {
-    query: <Row>(sql: string, params?: readonly unknown[]) => send<Row>('query', sql, params),
+    query: <Row>(sql: string, params?: readonly unknown[], options?: QueryOptions) => send<Row>('query', sql, params, options?.name),
     exec: async (sql: string) => {
       await send('exec', sql);
     },
   };
   return {
     kind: 'pglite',
-    parallelism: 1,
-    query: <Row>(sql: string, params?: readonly unknown[]) => exclusive(() => direct.query<Row>(sql, params)),
+    // A second group-commit batch can wait in the worker's queue while the first runs.
+    parallelism: 2,
+    query: <Row>(sql: string, params?: readonly unknown[], options?: QueryOptions) => pipelined(() => direct.query<Row>(sql, params, options)),
     exec: (sql: string) => exclusive(() => direct.exec(sql)),
     transaction: <T>(work: (tx: Queryable) => Promise<T>) =>
       exclusive(async () => {

@@ -20,7 +20,7 @@ const insertAll = async (db: Database, items: readonly number[]) => {
 
 test('concurrent writes share transactions and each resolves after its commit', async () => {
   batches = 0;
-  const committer = new GroupCommitter(db, insertAll, 1);
+  const committer = new GroupCommitter(db, insertAll, { slots: 1 });
   const results = await Promise.all(Array.from({ length: 50 }, (_, i) => committer.write(i)));
   assert.deepEqual(results, Array.from({ length: 50 }, (_, i) => i * 10));
   assert.ok(batches < 50, `expected batching, got ${batches} batches`);
@@ -29,7 +29,7 @@ test('concurrent writes share transactions and each resolves after its commit', 
 });
 
 test('one failing write does not fail the others in its batch', async () => {
-  const committer = new GroupCommitter(db, insertAll, 1);
+  const committer = new GroupCommitter(db, insertAll, { slots: 1 });
   const outcomes = await Promise.allSettled([committer.write(100), committer.write(101), committer.write(0), committer.write(102)]);
   assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
   const { rows } = await db.query<{ id: number }>('SELECT id FROM t WHERE id >= 100 ORDER BY id');
@@ -50,7 +50,7 @@ test('a further batch runs beside a busy one only once enough writes wait', asyn
     inFlight--;
     return items.map((i) => i);
   };
-  const committer = new GroupCommitter(db, gated, 3, 4);
+  const committer = new GroupCommitter(db, gated, { slots: 3, minParallelBatch: 4 });
   const first = committer.write(0);
   const waiting = [1, 2, 3].map((i) => committer.write(i));
   // Three writes wait behind the running batch: fewer than 4, so no second batch yet.
@@ -72,7 +72,7 @@ test('writes held below the minimum go out when the running batch ends, or after
     return items.map((i) => i);
   };
   // Waiting limit far away: the held writes leave only when the running batch ends.
-  const patient = new GroupCommitter(db, gated, 3, 10, 500, 60_000);
+  const patient = new GroupCommitter(db, gated, { slots: 3, minParallelBatch: 10, maxParallelWaitMs: 60_000 });
   const first = patient.write(1);
   const held = [2, 3].map((i) => patient.write(i));
   assert.deepEqual(sizes, [1]);
@@ -86,7 +86,7 @@ test('writes held below the minimum go out when the running batch ends, or after
 
   // A batch that never ends: the held write leaves after the waiting limit, in a slot of its own.
   sizes.length = 0;
-  const hurried = new GroupCommitter(db, gated, 3, 10, 500, 5);
+  const hurried = new GroupCommitter(db, gated, { slots: 3, minParallelBatch: 10, maxParallelWaitMs: 5 });
   const stuck = hurried.write(1);
   const late = hurried.write(2);
   assert.deepEqual(sizes, [1]);
@@ -95,4 +95,37 @@ test('writes held below the minimum go out when the running batch ends, or after
   for (const open of gates.splice(0)) open();
   assert.deepEqual(await Promise.all([stuck, late]), [1, 2]);
   await hurried.drained();
+});
+
+test('a batch holding a write that may not overlap runs alone', async () => {
+  const batches: number[][] = [];
+  const gates: Array<() => void> = [];
+  const gated = async (_db: Database, items: readonly number[]) => {
+    batches.push([...items]);
+    await new Promise<void>((resolve) => gates.push(resolve));
+    return items.map((i) => i);
+  };
+  // Negative numbers stand for writes that need the store to themselves.
+  const committer = new GroupCommitter(db, gated, { slots: 3, minParallelBatch: 1, overlaps: (item: number) => item >= 0 });
+  const exclusive = committer.write(-1);
+  const behind = [1, 2].map((i) => committer.write(i));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(batches, [[-1]], 'nothing starts beside a batch that may not overlap, not even after the waiting limit');
+  gates.shift()!();
+  await exclusive;
+  await new Promise(setImmediate);
+  assert.deepEqual(batches, [[-1], [1, 2]]);
+  // Writes that may overlap start beside a running batch; one that may not waits until every batch has ended.
+  const beside = committer.write(3);
+  assert.deepEqual(batches, [[-1], [1, 2], [3]]);
+  const alone = committer.write(-2);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(batches, [[-1], [1, 2], [3]]);
+  for (const open of gates.splice(0)) open();
+  assert.deepEqual(await Promise.all([...behind, beside]), [1, 2, 3]);
+  await new Promise(setImmediate);
+  assert.deepEqual(batches, [[-1], [1, 2], [3], [-2]]);
+  gates.shift()!();
+  assert.equal(await alone, -2);
+  await committer.drained();
 });

@@ -6,6 +6,23 @@ import type { Database } from './database.ts';
  */
 export type BatchWriter<I, O> = (db: Database, items: readonly I[]) => Promise<O[]>;
 
+export interface GroupCommitOptions<I> {
+  /** How many batches may be in flight at once; defaults to what the store can run in parallel. */
+  slots?: number;
+  /** A further batch starts beside a busy one only once this many writes wait. */
+  minParallelBatch?: number;
+  maxBatch?: number;
+  /** Writes held back by minParallelBatch go out anyway after this long. */
+  maxParallelWaitMs?: number;
+  /**
+   * Whether a write may be in flight beside another batch. On the embedded
+   * store a batch that needs a transaction holds the single connection, so a
+   * second one started beside it only waits, with fewer rows than it would
+   * have gathered by waiting in the queue.
+   */
+  overlaps?: (item: I) => boolean;
+}
+
 interface Pending<I, O> {
   item: I;
   resolve(value: O): void;
@@ -34,15 +51,25 @@ export class GroupCommitter<I, O> {
   private running = 0;
   private idleWaiters: Array<() => void> = [];
   private overdue: ReturnType<typeof setTimeout> | null = null;
+  /** Batches in flight holding a write that may not overlap others. */
+  private exclusiveRunning = 0;
+  private readonly slots: number;
+  private readonly minParallelBatch: number;
+  private readonly maxBatch: number;
+  private readonly maxParallelWaitMs: number;
+  private readonly overlaps: ((item: I) => boolean) | null;
 
   constructor(
     private readonly db: Database,
     private readonly writeBatch: BatchWriter<I, O>,
-    private readonly slots = db.parallelism,
-    private readonly minParallelBatch = 1,
-    private readonly maxBatch = 500,
-    private readonly maxParallelWaitMs = 5,
-  ) {}
+    options: GroupCommitOptions<I> = {},
+  ) {
+    this.slots = options.slots ?? db.parallelism;
+    this.minParallelBatch = options.minParallelBatch ?? 1;
+    this.maxBatch = options.maxBatch ?? 500;
+    this.maxParallelWaitMs = options.maxParallelWaitMs ?? 5;
+    this.overlaps = options.overlaps ?? null;
+  }
 
   write(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
@@ -58,18 +85,21 @@ export class GroupCommitter<I, O> {
   }
 
   private pump(force = false): void {
-    while (this.running < this.slots && this.queue.length > 0 && (force || this.running === 0 || this.queue.length >= this.minParallelBatch)) {
+    while (this.canStart(force)) {
       force = false;
       const batch = this.queue.length <= this.maxBatch ? this.queue : this.queue.slice(0, this.maxBatch);
       this.queue = this.queue.length <= this.maxBatch ? [] : this.queue.slice(this.maxBatch);
+      const exclusive = !this.mayOverlap(batch);
       this.running++;
+      if (exclusive) this.exclusiveRunning++;
       void this.commit(batch).finally(() => {
         this.running--;
+        if (exclusive) this.exclusiveRunning--;
         this.pump();
         if (this.running === 0 && this.queue.length === 0) for (const wake of this.idleWaiters.splice(0)) wake();
       });
     }
-    const held = this.queue.length > 0 && this.running < this.slots;
+    const held = this.queue.length > 0 && this.running < this.slots && this.exclusiveRunning === 0 && this.mayOverlap(this.queue);
     if (!held && this.overdue !== null) {
       clearTimeout(this.overdue);
       this.overdue = null;
@@ -79,6 +109,18 @@ export class GroupCommitter<I, O> {
         this.pump(true);
       }, this.maxParallelWaitMs);
     }
+  }
+
+  private canStart(force: boolean): boolean {
+    if (this.queue.length === 0 || this.running >= this.slots) return false;
+    if (this.running === 0) return true;
+    if (this.exclusiveRunning > 0 || !this.mayOverlap(this.queue)) return false;
+    return force || this.queue.length >= this.minParallelBatch;
+  }
+
+  private mayOverlap(items: readonly Pending<I, O>[]): boolean {
+    const overlaps = this.overlaps;
+    return overlaps === null || items.every((pending) => overlaps(pending.item));
   }
 
   private async commit(batch: Pending<I, O>[]): Promise<void> {

@@ -1,6 +1,6 @@
 // Plain JavaScript so the worker starts without a TypeScript loader.
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, parse as pgliteParse, protocol } from '@electric-sql/pglite';
 
 /*
  * Runs the embedded PGlite store on its own thread, so the database's work
@@ -26,7 +26,7 @@ parentPort.on('message', (request) => {
 async function handle(request) {
   try {
     if (request.kind === 'query') {
-      const result = await db.query(request.sql, request.params);
+      const result = request.name && textParams(request.params) ? await runPrepared(request.name, request.sql, request.params) : await db.query(request.sql, request.params);
       parentPort.postMessage({ id: request.id, rows: result.rows, rowCount: result.affectedRows ?? result.rows.length });
     } else if (request.kind === 'exec') {
       await db.exec(request.sql);
@@ -41,4 +41,74 @@ async function handle(request) {
       error: { message: error?.message ?? String(error), code: error?.code, detail: error?.detail, constraint: error?.constraint },
     });
   }
+}
+
+/*
+ * Named (hot) statements skip PGlite's general query path, which parses and
+ * plans the SQL again and takes five calls into the database for every
+ * execution, and which measures each parameter's UTF-8 length in a JavaScript
+ * loop. Here a statement is parsed once per name; each execution is one call
+ * carrying Bind, Describe, Execute and Sync, with parameters encoded natively.
+ */
+const prepared = new Set();
+const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
+const DESCRIBE_PORTAL = Buffer.from([0x44, 0, 0, 0, 6, 0x50, 0]);
+const EXECUTE_ALL = Buffer.from([0x45, 0, 0, 0, 9, 0, 0, 0, 0, 0]);
+
+const isScalar = (value) => {
+  const type = typeof value;
+  return value === null || value === undefined || type === 'string' || type === 'number' || type === 'boolean' || type === 'bigint';
+};
+
+/**
+ * Only values whose text form is unambiguous take the fast path (scalars, and
+ * flat arrays of them); anything else goes through PGlite's serializers.
+ */
+function textParams(params) {
+  if (!params) return true;
+  for (const value of params) if (!isScalar(value) && !(Array.isArray(value) && value.every(isScalar))) return false;
+  return true;
+}
+
+const scalarText = (value) => (typeof value === 'boolean' ? (value ? 't' : 'f') : String(value));
+const ARRAY_SPECIAL = /["\\]/g;
+/** PostgreSQL's array literal: every element quoted, so commas, braces and spaces need no care. */
+const arrayText = (values) =>
+  `{${values.map((v) => (v === null || v === undefined ? 'NULL' : `"${scalarText(v).replace(ARRAY_SPECIAL, '\\$&')}"`)).join(',')}}`;
+
+async function runPrepared(name, sql, params = []) {
+  if (!prepared.has(name)) {
+    await db.execProtocol(Buffer.concat([protocol.serialize.parse({ name, text: sql }), SYNC]));
+    prepared.add(name);
+  }
+  const { messages } = await db.execProtocol(Buffer.concat([bindMessage(name, params), DESCRIBE_PORTAL, EXECUTE_ALL, SYNC]));
+  // db.parsers holds PGlite's own (arrays included) merged with the ones given at creation.
+  return pgliteParse.parseResults(messages, db.parsers)[0];
+}
+
+function bindMessage(name, params) {
+  const values = params.map((value) =>
+    value === null || value === undefined ? null : Buffer.from(Array.isArray(value) ? arrayText(value) : scalarText(value)),
+  );
+  const nameLength = Buffer.byteLength(name);
+  // length, portal "" and statement name (both NUL-terminated), no format codes (all text), the values, no result format codes (all text)
+  const length = 4 + 1 + nameLength + 1 + 2 + 2 + values.reduce((sum, v) => sum + 4 + (v ? v.length : 0), 0) + 2;
+  const message = Buffer.allocUnsafe(1 + length);
+  let at = message.writeUInt8(0x42, 0);
+  at = message.writeInt32BE(length, at);
+  at = message.writeUInt8(0, at);
+  at += message.write(name, at);
+  at = message.writeUInt8(0, at);
+  at = message.writeInt16BE(0, at);
+  at = message.writeInt16BE(values.length, at);
+  for (const value of values) {
+    if (value === null) {
+      at = message.writeInt32BE(-1, at);
+    } else {
+      at = message.writeInt32BE(value.length, at);
+      at += value.copy(message, at);
+    }
+  }
+  message.writeInt16BE(0, at);
+  return message;
 }

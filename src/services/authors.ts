@@ -443,7 +443,7 @@ export async function recordAuthorsSeen(tx: Queryable, sightings: readonly Autho
       column((s) => s.facts.linkCount ?? 0),
       column((s) => s.facts.fingerprint ?? null),
       now,
-    ]);
+    ], { name: 'upsert_authors' });
     const byKey = new Map(rows.map((row) => [keyOf(row.project_id as string, row.external_id as string), row]));
     wave.forEach((i) => {
       const s = sightings[i]!;

@@ -1,4 +1,6 @@
+import type { Config } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import { GroupCommitter } from '../db/group-commit.ts';
 import { recordAuthorsSeen, type AuthorSummary, type SubmissionFacts } from './authors.ts';
 import { storeContent, type StoredSubmission } from './content.ts';
 
@@ -46,4 +48,15 @@ async function writeWithAuthors(tx: Queryable, writes: readonly SubmissionWrite[
     writes.map((w, i) => ({ ...w.content, authorId: authors[i]?.id ?? null })),
   );
   return writes.map((_, i) => ({ contentId: contentIds[i]!, author: authors[i]! }));
+}
+
+/** /v1/moderate's group commit over writeSubmissions. */
+export function submissionCommitter(db: Database, config: Pick<Config, 'writeBatchSlots' | 'writeBatchMinParallel'>): GroupCommitter<SubmissionWrite, SubmissionWritten> {
+  return new GroupCommitter(db, writeSubmissions, {
+    slots: Math.min(config.writeBatchSlots, db.parallelism),
+    minParallelBatch: config.writeBatchMinParallel,
+    // The embedded store has one connection: single statements queue up in it and run back to back,
+    // but a batch with authors is a transaction that holds it until it ends.
+    overlaps: db.kind === 'pglite' ? (write) => write.author === null : undefined,
+  });
 }

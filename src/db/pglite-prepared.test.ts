@@ -1,0 +1,63 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openDatabase, type Database } from './database.ts';
+
+// Named statements on the embedded store take the worker's own Bind/Execute path;
+// these check it gives the same answers as PGlite's general query path.
+let db: Database;
+before(async () => {
+  db = await openDatabase({ databaseUrl: null, inMemory: true });
+  await db.exec('CREATE TABLE p (id text PRIMARY KEY, n int8, ok boolean, tags text[], doc jsonb)');
+});
+after(() => db.close());
+
+test('a named statement stores text, numbers, booleans, nulls and arrays exactly, and reads them back parsed', async () => {
+  const awkward = ['a,b', 'quote " and \\ backslash', '{braces}', '', ' spaced ', 'NULL', 'ünïcödé 🎉'];
+  const insert = 'INSERT INTO p (id, n, ok, tags, doc) VALUES ($1, $2, $3, $4::text[], $5::jsonb)';
+  for (let i = 0; i < 3; i++) {
+    const result = await db.query(insert, [`row-${i}`, 2 ** 40 + i, i % 2 === 0, [...awkward, null], JSON.stringify({ i, text: 'é"\\' })], { name: 'insert_p' });
+    assert.equal(result.rowCount, 1);
+  }
+  const named = await db.query<{ id: string; n: number; ok: boolean; tags: Array<string | null>; doc: unknown }>(
+    'SELECT id, n, ok, tags, doc FROM p WHERE id = ANY($1::text[]) ORDER BY id',
+    [['row-0', 'row-2']],
+    { name: 'select_p' },
+  );
+  const general = await db.query('SELECT id, n, ok, tags, doc FROM p WHERE id = ANY($1::text[]) ORDER BY id', [['row-0', 'row-2']]);
+  assert.deepEqual(named.rows, general.rows);
+  assert.deepEqual(named.rows[1], { id: 'row-2', n: 2 ** 40 + 2, ok: true, tags: [...awkward, null], doc: { i: 2, text: 'é"\\' } });
+  assert.deepEqual((await db.query('SELECT 1 AS one WHERE false', [], { name: 'nothing' })).rows, []);
+});
+
+test('a named statement reports constraint errors with their code, and the store stays usable', async () => {
+  const insert = 'INSERT INTO p (id) VALUES ($1)';
+  await db.query(insert, ['dup'], { name: 'insert_id' });
+  await assert.rejects(db.query(insert, ['dup'], { name: 'insert_id' }), (error: { code?: string; constraint?: string }) => {
+    assert.equal(error.code, '23505');
+    assert.equal(error.constraint, 'p_pkey');
+    return true;
+  });
+  await db.transaction(async (tx) => {
+    await tx.query(insert, ['in-tx'], { name: 'insert_id' });
+  });
+  assert.equal((await db.query<{ n: number }>('SELECT count(*) AS n FROM p WHERE id IN ($1, $2)', ['dup', 'in-tx'])).rows[0]!.n, 2);
+});
+
+test('statements sent while a transaction runs wait for it, so they never join it', async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const transaction = db
+    .transaction(async (tx) => {
+      await tx.query('INSERT INTO p (id) VALUES ($1)', ['rolled-back']);
+      await gate;
+      throw new Error('roll back');
+    })
+    .catch((error: Error) => error.message);
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  const outside = db.query('INSERT INTO p (id) VALUES ($1)', ['outside'], { name: 'insert_outside' });
+  release();
+  assert.equal(await transaction, 'roll back');
+  await outside;
+  const { rows } = await db.query<{ id: string }>("SELECT id FROM p WHERE id IN ('rolled-back', 'outside')");
+  assert.deepEqual(rows.map((r) => r.id), ['outside']);
+});
