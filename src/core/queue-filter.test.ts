@@ -19,9 +19,9 @@ before(async () => {
   const item = (id: string, project: string, channel: string, opts: { author?: string; conversation?: string; flagged: boolean; recommendation: string; policies: unknown[]; shadowFlagged?: string[]; at: number }) =>
     db.query(
       `INSERT INTO content_items (id, project_id, external_id, channel_id, author_id, conversation_id, content_type, content, flagged,
-         flag_probability, severity_score, recommendation, result, submitted_at, created_at, updated_at)
-       VALUES ($1, $2, $1, $3, $4, $5, 'text', '{}', $6, 0, 0, $7, $8, $9, $9, $9)`,
-      [id, project, channel, opts.author ?? null, opts.conversation ?? null, opts.flagged, opts.recommendation, JSON.stringify({ policies: opts.policies, ...(opts.shadowFlagged ? { shadow_flagged: opts.shadowFlagged } : {}) }), opts.at],
+         shadow_flagged, flag_probability, severity_score, recommendation, result, submitted_at, created_at, updated_at)
+       VALUES ($1, $2, $1, $3, $4, $5, 'text', '{}', $6, $10, 0, 0, $7, $8, $9, $9, $9)`,
+      [id, project, channel, opts.author ?? null, opts.conversation ?? null, opts.flagged, opts.recommendation, JSON.stringify({ policies: opts.policies, ...(opts.shadowFlagged ? { shadow_flagged: opts.shadowFlagged } : {}) }), opts.at, (opts.shadowFlagged?.length ?? 0) > 0],
     );
   await item('toxic', 'p1', 'ch1', { author: 'au1', conversation: 'c1', flagged: true, recommendation: 'review', policies: [{ id: 'toxicity', probability: 0.9, flagged: true }], at: 1_000 });
   await item('shadow', 'p1', 'ch2', { conversation: 'c2', flagged: false, recommendation: 'allow', policies: [{ id: 'unicode_spoofing', probability: 1, flagged: false }], shadowFlagged: ['unicode_spoofing'], at: 2_000 });

@@ -98,7 +98,7 @@ export function validateQueueFilter(filter: QueueFilter, base = '/filter'): Filt
 }
 
 const policyExists = (condition: string) =>
-  `EXISTS (SELECT 1 FROM jsonb_array_elements(ci.result->'policies') AS p WHERE ${condition})`;
+  `EXISTS (SELECT 1 FROM json_array_elements(ci.result->'policies') AS p WHERE ${condition})`;
 
 /**
  * The SQL condition selecting the filter's items of one project. `projectParam`
@@ -144,7 +144,7 @@ export function queueFilterSql(filter: QueueFilter, params: SqlParams, projectPa
       where.push(policyExists(bounds.join(' AND ')));
     }
   }
-  const shadow = `(NOT ci.flagged AND ci.result->'shadow_flagged' IS NOT NULL)`;
+  const shadow = `(NOT ci.flagged AND ci.shadow_flagged)`;
   const flagged = filter.flagged ?? 'ALL';
   const showShadow = filter.showShadowFlagged ?? true;
   if (flagged === 'FLAGGED') where.push(showShadow ? `(ci.flagged OR ${shadow})` : 'ci.flagged');

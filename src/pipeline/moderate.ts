@@ -133,6 +133,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
         modified: modified.value,
         metadata: body.metadata ?? null,
         flagged: evaluation.flagged,
+        shadowFlagged: shadowFlagged.length > 0,
         flagProbability: evaluation.flag_probability,
         severityScore: evaluation.severity_score,
         recommendation: recommendation.action,

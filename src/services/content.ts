@@ -15,6 +15,8 @@ export interface StoredSubmission {
   modified: unknown;
   metadata: unknown;
   flagged: boolean;
+  /** A policy reached its threshold without flagging (shadow mode); the result lists them under shadow_flagged. */
+  shadowFlagged: boolean;
   flagProbability: number;
   severityScore: number;
   recommendation: string;
@@ -35,41 +37,50 @@ export async function storeContent(db: Queryable, items: readonly StoredSubmissi
   const last = new Map<string, number>();
   items.forEach((item, i) => last.set(`${item.projectId}\u0000${externalIds[i]}`, i));
   const rows = [...last.values()].sort((a, b) => a - b);
-  // The whole batch travels as one JSON document: one string to encode and to parse,
-  // where one array per column made the driver escape every JSON value character by character.
-  // It is written by hand so that each item's evaluation, serialized once already, is spliced in.
-  let doc = '[';
+  // One parameter per column. The short text columns travel as array literals. The JSON columns,
+  // the bulk of a row, are joined with the record separator instead: JSON text never holds that
+  // character unescaped, so the store splits them without a quote to escape here or to undo there.
+  const texts: string[][] = Array.from({ length: 9 }, () => []);
+  const docs: string[][] = Array.from({ length: 4 }, () => []);
+  const scalars: string[][] = Array.from({ length: 5 }, () => []);
   for (const i of rows) {
     const item = items[i]!;
-    if (doc.length > 1) doc += ',';
-    doc +=
-      `{"id":${json(newId('cnt'))},"project_id":${json(item.projectId)},"external_id":${json(externalIds[i])},` +
-      `"channel_id":${json(item.channelId)},"author_id":${json(item.authorId)},"conversation_id":${json(item.conversationId)},` +
-      `"meta_type":${json(item.metaType)},"content_type":${json(item.contentType)},"content":${json(item.content)},` +
-      `"modified":${json(item.modified)},"metadata":${json(item.metadata)},"flagged":${json(item.flagged)},` +
-      `"flag_probability":${json(item.flagProbability)},"severity_score":${json(item.severityScore)},` +
-      `"recommendation":${json(item.recommendation)},"result":${item.resultJson},"submitted_at":${json(item.submittedAt)}}`;
+    const text = [newId('cnt'), item.projectId, externalIds[i]!, item.channelId, item.authorId ?? null, item.conversationId, item.metaType, item.contentType, item.recommendation];
+    text.forEach((value, column) => texts[column]!.push(arrayElement(value)));
+    // An empty element is NULL (no JSON text is empty).
+    [json(item.content), item.modified == null ? '' : json(item.modified), item.metadata == null ? '' : json(item.metadata), item.resultJson].forEach((value, column) =>
+      docs[column]!.push(value),
+    );
+    [item.flagged ? 't' : 'f', item.shadowFlagged ? 't' : 'f', String(item.flagProbability), String(item.severityScore), String(item.submittedAt)].forEach((value, column) =>
+      scalars[column]!.push(value),
+    );
   }
-  doc += ']';
-  await db.query(STORE_CONTENT_SQL, [doc, Date.now()], { name: 'store_content' });
+  const params = [...texts.map(arrayLiteral), ...docs.map((column) => column.join(RECORD_SEPARATOR)), ...scalars.map(arrayLiteral), Date.now()];
+  await db.query(STORE_CONTENT_SQL, params, { name: 'store_content' });
   return externalIds;
 }
 
+// unnest pads shorter arrays with NULLs, so a lone NULL document (an empty string, which
+// string_to_array turns into an empty array) still lines up with its row.
 const STORE_CONTENT_SQL = `INSERT INTO content_items (id, project_id, external_id, channel_id, author_id, conversation_id, meta_type, content_type,
-    content, modified, metadata, flagged, flag_probability, severity_score, recommendation, result, submitted_at, created_at, updated_at)
-  SELECT id, project_id, external_id, channel_id, author_id, conversation_id, meta_type, content_type,
-    content, modified, metadata, flagged, flag_probability, severity_score, recommendation, result, submitted_at, $2, $2
-  FROM jsonb_to_recordset($1::jsonb) AS t(id text, project_id text, external_id text, channel_id text, author_id text, conversation_id text,
-    meta_type text, content_type text, content jsonb, modified jsonb, metadata jsonb, flagged boolean, flag_probability float8,
-    severity_score float8, recommendation text, result jsonb, submitted_at int8)
+    recommendation, content, modified, metadata, result, flagged, shadow_flagged, flag_probability, severity_score, submitted_at, created_at, updated_at)
+  SELECT t.*, $19, $19
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+    string_to_array($10, E'\\x1e', '')::jsonb[], string_to_array($11, E'\\x1e', '')::jsonb[], string_to_array($12, E'\\x1e', '')::jsonb[],
+    string_to_array($13, E'\\x1e', '')::json[], $14::boolean[], $15::boolean[], $16::float8[], $17::float8[], $18::int8[]) AS t
   ON CONFLICT (project_id, external_id) DO UPDATE SET
     channel_id = EXCLUDED.channel_id, author_id = EXCLUDED.author_id, conversation_id = EXCLUDED.conversation_id,
     meta_type = EXCLUDED.meta_type, content_type = EXCLUDED.content_type, content = EXCLUDED.content,
-    modified = EXCLUDED.modified, metadata = EXCLUDED.metadata, flagged = EXCLUDED.flagged,
+    modified = EXCLUDED.modified, metadata = EXCLUDED.metadata, flagged = EXCLUDED.flagged, shadow_flagged = EXCLUDED.shadow_flagged,
     flag_probability = EXCLUDED.flag_probability, severity_score = EXCLUDED.severity_score,
     recommendation = EXCLUDED.recommendation, result = EXCLUDED.result, submitted_at = EXCLUDED.submitted_at,
     updated_at = EXCLUDED.updated_at`;
 
+const RECORD_SEPARATOR = '\x1e';
+const ARRAY_SPECIAL = /["\\]/g;
+/** An element of a PostgreSQL array literal: quoted, so commas, braces and spaces need no care. */
+const arrayElement = (value: string | null): string => (value === null ? 'NULL' : `"${value.replace(ARRAY_SPECIAL, '\\$&')}"`);
+const arrayLiteral = (elements: readonly string[]): string => `{${elements.join(',')}}`;
 // undefined (and a function or symbol) has no JSON form: stored as null, as the object form did.
 const json = (value: unknown): string => JSON.stringify(value) ?? 'null';
 

@@ -350,7 +350,7 @@ export async function queueStats(db: Queryable, queue: Queue, withinDays: number
   const trendWhere = queueFilterSql(queue.filter, trendParams, '$1');
   const { rows: trendRows } = await db.query<{ label: string; recent: number; earlier: number }>(
     `SELECT pol->>'id' AS label, count(*) FILTER (WHERE ci.created_at >= $3) AS recent, count(*) FILTER (WHERE ci.created_at < $3) AS earlier
-     FROM content_items ci CROSS JOIN LATERAL jsonb_array_elements(ci.result->'policies') AS pol
+     FROM content_items ci CROSS JOIN LATERAL json_array_elements(ci.result->'policies') AS pol
      WHERE ${trendWhere} AND ci.created_at >= $2 AND (pol->>'flagged')::boolean
      GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 20`,
     trendParams.values,
