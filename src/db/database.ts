@@ -88,7 +88,10 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   // store): the worker starts the next as soon as one ends instead of waiting for this thread to
   // hear back and send it, which left the store idle between group-commit batches.
   let lock: Promise<void> = Promise.resolve();
+  // Transactions begun and not yet ended, and single statements waiting for them: while either
+  // is non-zero a new statement waits too, so statements are sent in the order they were issued.
   let holders = 0;
+  let waiting = 0;
   const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
     holders++;
     const result = lock.then(work).finally(() => holders--);
@@ -98,7 +101,14 @@ async function openPglite(dataDir: string | null): Promise<Database> {
     );
     return result;
   };
-  const pipelined = <T>(work: () => Promise<T>): Promise<T> => (holders === 0 ? work() : lock.then(work));
+  const pipelined = <T>(work: () => Promise<T>): Promise<T> => {
+    if (holders === 0 && waiting === 0) return work();
+    waiting++;
+    return lock.then(() => {
+      waiting--;
+      return work();
+    });
+  };
   const direct: Queryable = {
     query: <Row>(sql: string, params?: readonly unknown[], options?: QueryOptions) => send<Row>('query', sql, params, options?.name),
     exec: async (sql: string) => {

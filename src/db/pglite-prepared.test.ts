@@ -61,3 +61,28 @@ test('statements sent while a transaction runs wait for it, so they never join i
   const { rows } = await db.query<{ id: string }>("SELECT id FROM p WHERE id IN ('rolled-back', 'outside')");
   assert.deepEqual(rows.map((r) => r.id), ['outside']);
 });
+
+test('statements keep the order they were issued in, also when some had to wait for a transaction', async () => {
+  await db.exec('CREATE TABLE ordered (seq serial PRIMARY KEY, label text NOT NULL)');
+  const transaction = db.transaction((tx) => tx.query('SELECT pg_sleep(0.05)'));
+  const first = db.query('INSERT INTO ordered (label) VALUES ($1)', ['first']);
+  await transaction;
+  const second = db.query('INSERT INTO ordered (label) VALUES ($1)', ['second'], { name: 'insert_ordered' });
+  await Promise.all([first, second]);
+  const { rows } = await db.query<{ label: string }>('SELECT label FROM ordered ORDER BY seq');
+  assert.deepEqual(rows.map((r) => r.label), ['first', 'second']);
+});
+
+test('named statements: booleans read as text the way pg sends them, counts of SELECTs, one SQL per name, re-parsed after a schema change', async () => {
+  const { rows } = await db.query<{ t: string; j: unknown; a: string[] }>('SELECT $1::text AS t, $2::jsonb AS j, $3::text[] AS a', [true, false, [true, false]], { name: 'booleans' });
+  assert.deepEqual(rows, [{ t: 'true', j: false, a: ['true', 'false'] }]);
+  const counted = await db.query('SELECT g FROM generate_series(1, 3) AS g', [], { name: 'three_rows' });
+  assert.equal(counted.rowCount, 3);
+  await assert.rejects(db.query('SELECT 4 AS g', [], { name: 'three_rows' }), /unique/);
+
+  await db.exec('CREATE TABLE reshaped (id int)');
+  await db.query('INSERT INTO reshaped VALUES (1)');
+  assert.deepEqual((await db.query('SELECT * FROM reshaped', [], { name: 'select_reshaped' })).rows, [{ id: 1 }]);
+  await db.exec('ALTER TABLE reshaped ADD COLUMN extra text');
+  assert.deepEqual((await db.query('SELECT * FROM reshaped', [], { name: 'select_reshaped' })).rows, [{ id: 1, extra: null }]);
+});

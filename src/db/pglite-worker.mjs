@@ -27,7 +27,8 @@ async function handle(request) {
   try {
     if (request.kind === 'query') {
       const result = request.name && textParams(request.params) ? await runPrepared(request.name, request.sql, request.params) : await db.query(request.sql, request.params);
-      parentPort.postMessage({ id: request.id, rows: result.rows, rowCount: result.affectedRows ?? result.rows.length });
+      // affectedRows counts inserted, updated and deleted rows; a SELECT's count is its rows, as with pg.
+      parentPort.postMessage({ id: request.id, rows: result.rows, rowCount: result.affectedRows || result.rows.length });
     } else if (request.kind === 'exec') {
       await db.exec(request.sql);
       parentPort.postMessage({ id: request.id, rows: [], rowCount: 0 });
@@ -50,7 +51,8 @@ async function handle(request) {
  * loop. Here a statement is parsed once per name; each execution is one call
  * carrying Bind, Describe, Execute and Sync, with parameters encoded natively.
  */
-const prepared = new Set();
+/** Statement name → its SQL: a name stands for one statement, as with pg. */
+const prepared = new Map();
 const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
 const DESCRIBE_PORTAL = Buffer.from([0x44, 0, 0, 0, 6, 0x50, 0]);
 const EXECUTE_ALL = Buffer.from([0x45, 0, 0, 0, 9, 0, 0, 0, 0, 0]);
@@ -70,20 +72,32 @@ function textParams(params) {
   return true;
 }
 
-const scalarText = (value) => (typeof value === 'boolean' ? (value ? 't' : 'f') : String(value));
+// 'true' and 'false' are what PGlite's own path and pg send, right for text and JSON parameters as well as boolean ones.
+const scalarText = (value) => String(value);
 const ARRAY_SPECIAL = /["\\]/g;
 /** PostgreSQL's array literal: every element quoted, so commas, braces and spaces need no care. */
 const arrayText = (values) =>
   `{${values.map((v) => (v === null || v === undefined ? 'NULL' : `"${scalarText(v).replace(ARRAY_SPECIAL, '\\$&')}"`)).join(',')}}`;
 
-async function runPrepared(name, sql, params = []) {
-  if (!prepared.has(name)) {
+async function runPrepared(name, sql, params = [], retried = false) {
+  const known = prepared.get(name);
+  if (known === undefined) {
     await db.execProtocol(Buffer.concat([protocol.serialize.parse({ name, text: sql }), SYNC]));
-    prepared.add(name);
+    prepared.set(name, sql);
+  } else if (known !== sql) {
+    throw new Error(`Prepared statements must be unique: '${name}' was used for a different statement`);
   }
-  const { messages } = await db.execProtocol(Buffer.concat([bindMessage(name, params), DESCRIBE_PORTAL, EXECUTE_ALL, SYNC]));
-  // db.parsers holds PGlite's own (arrays included) merged with the ones given at creation.
-  return pgliteParse.parseResults(messages, db.parsers)[0];
+  try {
+    const { messages } = await db.execProtocol(Buffer.concat([bindMessage(name, params), DESCRIBE_PORTAL, EXECUTE_ALL, SYNC]));
+    // db.parsers holds PGlite's own (arrays included) merged with the ones given at creation.
+    return pgliteParse.parseResults(messages, db.parsers)[0];
+  } catch (error) {
+    // A schema change since it was parsed ("cached plan must not change result type"): parse it again, once.
+    if (error?.code !== '0A000' || retried) throw error;
+    await db.execProtocol(Buffer.concat([protocol.serialize.close({ type: 'S', name }), SYNC]));
+    prepared.delete(name);
+    return runPrepared(name, sql, params, true);
+  }
 }
 
 function bindMessage(name, params) {

@@ -35,7 +35,8 @@ export interface StoredSubmission {
 export async function storeContent(db: Queryable, items: readonly StoredSubmission[]): Promise<string[]> {
   const externalIds = items.map((item) => item.externalId ?? newId('cnt'));
   const last = new Map<string, number>();
-  items.forEach((item, i) => last.set(`${item.projectId}\u0000${externalIds[i]}`, i));
+  // The store keeps a lone surrogate as U+FFFD: ids that differ only there are one item to it.
+  items.forEach((item, i) => last.set(`${item.projectId}\u0000${externalIds[i]!.toWellFormed()}`, i));
   const rows = [...last.values()].sort((a, b) => a - b);
   // One parameter per column. The short text columns travel as array literals. The JSON columns,
   // the bulk of a row, are joined with the record separator instead: JSON text never holds that

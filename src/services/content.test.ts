@@ -1,0 +1,79 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openTestDatabase } from '../db/testing.ts';
+import type { Database } from '../db/database.ts';
+import { storeContent, type StoredSubmission } from './content.ts';
+
+// The batch statement behind /v1/moderate's storing, on a real store.
+let db: Database;
+before(async () => {
+  db = await openTestDatabase();
+  await db.exec(`
+    INSERT INTO projects (id, name, created_at) VALUES ('p1', 'one', 0);
+    INSERT INTO channels (id, project_id, key, name, is_default, config, created_at, updated_at) VALUES ('ch1', 'p1', 'default', 'Default', true, '{}', 0, 0);
+  `);
+});
+after(() => db.close());
+
+const submission = (externalId: string | null, overrides: Partial<StoredSubmission> = {}): StoredSubmission => ({
+  projectId: 'p1',
+  externalId,
+  channelId: 'ch1',
+  conversationId: null,
+  metaType: null,
+  contentType: 'text',
+  content: { type: 'text', text: 'hello' },
+  modified: null,
+  metadata: null,
+  flagged: false,
+  shadowFlagged: false,
+  flagProbability: 0.25,
+  severityScore: 0.1,
+  recommendation: 'allow',
+  resultJson: '{"policies":[]}',
+  submittedAt: 1,
+  ...overrides,
+});
+
+test('every column of every row lands in its own row, whatever the mix of nulls and awkward text', async () => {
+  const awkward = 'quotes " backslash \\ braces {} comma , record separator \u001e NULL';
+  const items = [
+    submission('first', { metadata: { note: awkward }, modified: null }),
+    submission('second', { conversationId: awkward, metaType: 'message', modified: 'cleaned text', metadata: null, flagged: true, shadowFlagged: true }),
+    submission('third', { content: { type: 'object', data: { a: { type: 'text', text: awkward } } }, modified: { a: '***' }, metadata: { n: 1 }, resultJson: '{"policies":[{"id":"spam","probability":0.9,"flagged":true}],"shadow_flagged":["x"]}' }),
+  ];
+  const ids = await storeContent(db, items);
+  assert.deepEqual(ids, ['first', 'second', 'third']);
+  const { rows } = await db.query<Record<string, unknown>>(
+    `SELECT external_id, conversation_id, meta_type, content, modified, metadata, flagged, shadow_flagged, flag_probability, result
+     FROM content_items WHERE project_id = 'p1' AND external_id = ANY($1::text[]) ORDER BY external_id`,
+    [ids],
+  );
+  assert.deepEqual(rows, [
+    { external_id: 'first', conversation_id: null, meta_type: null, content: { type: 'text', text: 'hello' }, modified: null, metadata: { note: awkward }, flagged: false, shadow_flagged: false, flag_probability: 0.25, result: { policies: [] } },
+    { external_id: 'second', conversation_id: awkward, meta_type: 'message', content: { type: 'text', text: 'hello' }, modified: 'cleaned text', metadata: null, flagged: true, shadow_flagged: true, flag_probability: 0.25, result: { policies: [] } },
+    {
+      external_id: 'third', conversation_id: null, meta_type: null, content: items[2]!.content, modified: { a: '***' }, metadata: { n: 1 }, flagged: false, shadow_flagged: false, flag_probability: 0.25,
+      result: { policies: [{ id: 'spam', probability: 0.9, flagged: true }], shadow_flagged: ['x'] },
+    },
+  ]);
+});
+
+test('a lone row with every optional document null is stored with those columns null', async () => {
+  await storeContent(db, [submission('alone')]);
+  const { rows } = await db.query('SELECT modified, metadata FROM content_items WHERE external_id = $1', ['alone']);
+  assert.deepEqual(rows, [{ modified: null, metadata: null }]);
+});
+
+test('a contentId sent twice in one batch is one item, the later one winning, also when the ids differ only in a lone surrogate', async () => {
+  await storeContent(db, [submission('twice', { flagProbability: 0.1 }), submission('twice', { flagProbability: 0.2 })]);
+  // The store keeps a lone surrogate as U+FFFD, so these two name the same item.
+  await storeContent(db, [submission('lone\ud800', { flagProbability: 0.3 }), submission('lone\udbff', { flagProbability: 0.4 })]);
+  const { rows } = await db.query<{ external_id: string; flag_probability: number }>(
+    "SELECT external_id, flag_probability FROM content_items WHERE external_id IN ('twice', 'lone\uFFFD') ORDER BY external_id",
+  );
+  assert.deepEqual(rows, [
+    { external_id: 'lone\uFFFD', flag_probability: 0.4 },
+    { external_id: 'twice', flag_probability: 0.2 },
+  ]);
+});
