@@ -2,7 +2,7 @@
  * npm run bench: the service against a bare Fastify JSON echo, on the same
  * machine, in the same run, with the same 280-character message. Prints
  * req/s, p50 and p99, and each run's req/s as a share of the echo's, measured just before
- * and after that store's runs. With DATABASE_URL set, the service runs are
+ * and just after that run. With DATABASE_URL set, the service runs are
  * repeated on PostgreSQL (in a fresh database).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -61,19 +61,38 @@ async function load(name: string, url: string, body: (i: number) => string, head
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
 }
 
-async function benchService(label: string, env: Record<string, string>, key: string, rows: Row[]) {
+/**
+ * One service run, with the echo measured right before and right after it: the host under a VM
+ * changes speed from minute to minute, so each run is compared with the mean of the echo runs
+ * on either side of it. The echo after one run is the echo before the next.
+ */
+let lastEcho: Row | null = null;
+async function compared(measureEcho: () => Promise<Row>, run: () => Promise<Row>, rows: Row[]) {
+  const before = lastEcho ?? (await measureEcho());
+  const row = await run();
+  rows.push(row);
+  const after = await measureEcho();
+  row.baseline = (before.rps + after.rps) / 2;
+  lastEcho = after;
+}
+
+async function benchService(label: string, env: Record<string, string>, key: string, rows: Row[], measureEcho: () => Promise<Row>) {
   const service = await start('src/main.ts', { ...env, PORT: '0', LOG_LEVEL: 'warn', BOOTSTRAP_API_KEY: key });
   try {
     const url = `${service.url}/v1/moderate`;
     const auth = { authorization: `Bearer ${key}` };
-    // Warm-up: JIT, caches, the store's first pages.
-    await autocannon({ url, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ content: { type: 'text', text: MESSAGE }, doNotStore: true }) });
-    rows.push(await load(`${label}: /v1/moderate doNotStore`, url, () => JSON.stringify({ content: { type: 'text', text: MESSAGE }, doNotStore: true }), auth));
     const run = randomBytes(4).toString('hex');
-    rows.push(await load(`${label}: /v1/moderate storing`, url, (i) => JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-${i}` }), auth));
-    rows.push(
-      await load(`${label}: storing, with authorId (500 authors)`, url, (i) => JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-a${i}`, authorId: `author-${i % 500}` }), auth),
-    );
+    const scenarios: Array<[string, (i: number) => string]> = [
+      [`${label}: /v1/moderate doNotStore`, () => JSON.stringify({ content: { type: 'text', text: MESSAGE }, doNotStore: true })],
+      [`${label}: /v1/moderate storing`, (i) => JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-${i}` })],
+      [`${label}: storing, with authorId (500 authors)`, (i) => JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-a${i}`, authorId: `author-${i % 500}` })],
+    ];
+    for (const [name, body] of scenarios) {
+      // Warm-up of this very path (JIT, the embedded store's WebAssembly tiers, the store's first pages); not measured.
+      let w = 0;
+      await autocannon({ url, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json', ...auth }, requests: [{ setupRequest: (req) => ({ ...req, body: body(1_000_000_000 + w++) }) }] });
+      await compared(measureEcho, () => load(name, url, body, auth), rows);
+    }
   } finally {
     service.child.kill('SIGTERM');
     await new Promise((r) => service.child.once('exit', r));
@@ -81,32 +100,23 @@ async function benchService(label: string, env: Record<string, string>, key: str
 }
 
 const rows: Row[] = [];
-// The host under a VM changes speed from minute to minute: the echo is measured before and after
-// each store's runs, and each run is compared with the mean of the two echo runs around it.
 const echoServer = await start('bench/echo-server.ts', { PORT: '0' });
 const echoBody = JSON.stringify({ content: { type: 'text', text: MESSAGE } });
-const measureEcho = async (when: string): Promise<Row> => {
-  const row = await load(`echo (bare Fastify), ${when}`, `${echoServer.url}/echo`, () => echoBody);
+const measureEcho = async (): Promise<Row> => {
+  const row = await load('echo (bare Fastify)', `${echoServer.url}/echo`, () => echoBody);
   rows.push(row);
   return row;
-};
-const compareWith = (from: number, before: Row, after: Row) => {
-  for (const row of rows.slice(from)) if (!row.name.startsWith('echo')) row.baseline = (before.rps + after.rps) / 2;
 };
 
 try {
   await autocannon({ url: `${echoServer.url}/echo`, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json' }, body: echoBody });
-  const first = await measureEcho('first');
-  let from = rows.length;
   const dataDir = mkdtempSync(join(tmpdir(), 'om-bench-'));
   try {
     // DATABASE_URL (set for the PostgreSQL runs) must not leak into the embedded-store run.
-    await benchService('PGlite', { DATA_DIR: dataDir, DATABASE_URL: '' }, `bench_${randomBytes(16).toString('hex')}`, rows);
+    await benchService('PGlite', { DATA_DIR: dataDir, DATABASE_URL: '' }, `bench_${randomBytes(16).toString('hex')}`, rows, measureEcho);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-  const between = await measureEcho(process.env.DATABASE_URL ? 'between the stores' : 'last');
-  compareWith(from, first, between);
 
   if (process.env.DATABASE_URL) {
     const name = `om_bench_${randomBytes(4).toString('hex')}`;
@@ -115,14 +125,12 @@ try {
     await admin.query(`CREATE DATABASE ${name}`);
     const url = new URL(process.env.DATABASE_URL);
     url.pathname = `/${name}`;
-    from = rows.length;
     try {
-      await benchService('PostgreSQL', { DATABASE_URL: url.toString() }, `bench_${randomBytes(16).toString('hex')}`, rows);
+      await benchService('PostgreSQL', { DATABASE_URL: url.toString() }, `bench_${randomBytes(16).toString('hex')}`, rows, measureEcho);
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
     }
-    compareWith(from, between, await measureEcho('last'));
   }
 } finally {
   echoServer.child.kill('SIGTERM');
@@ -130,7 +138,7 @@ try {
 
 const pad = (s: string, n: number) => s.padEnd(n);
 console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, 280-character message, Node ${process.version}`);
-console.log('vs echo: against the mean of the echo runs just before and after that store\'s runs\n');
+console.log('vs echo: against the mean of the echo runs just before and just after that run\n');
 console.log(`${pad('run', 50)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('vs echo', 9)}errors`);
 for (const row of rows) {
   const ratio = row.baseline ? `${((row.rps / row.baseline) * 100).toFixed(1)}%` : '';
