@@ -18,7 +18,7 @@ import { rescoreCandidates, type RescoreCandidate } from '../policies/rescore.ts
 import { applyReplacements } from './masking.ts';
 import { prepareText, type PreparedField } from './prepare-text.ts';
 import { authorFactsOf } from './author-facts.ts';
-import { attachPoliciesJson } from './response-json.ts';
+import { attachPoliciesJson, policiesToJson } from './response-json.ts';
 
 export interface PipelineDeps {
   db: Database;
@@ -65,7 +65,9 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   const bindEnvironment = () => (environment ??= policyEnvironment(deps, projectId));
   for (const settings of policySettings) {
     const policy = bindPolicy(settings, bindEnvironment);
-    const outcome = await runPolicy(settings, policy, fields, body.content.type === 'object');
+    const ran = runPolicy(settings, policy, fields, body.content.type === 'object');
+    // Most policies answer synchronously: awaiting only real promises spares a suspension per policy.
+    const outcome = ran instanceof Promise ? await ran : ran;
     if ('error' in outcome) errors.push({ id: resultIdOf(settings), message: outcome.error });
     else {
       scored.push(outcome.scored);
@@ -98,7 +100,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   );
 
   // store
-  const policiesJson = JSON.stringify(policies);
+  const policiesJson = policiesToJson(policies);
   const submittedAt = body.timestamp ?? Date.now();
   let contentId = body.contentId ?? newId('cnt');
   let author: AuthorSummary | null = null;
@@ -267,23 +269,61 @@ function policyEnvironment(deps: PipelineDeps, projectId: string): PolicyEnviron
   };
 }
 
-async function runPolicy(settings: PolicySettings, policy: Policy, fields: readonly PreparedField[], isObject: boolean): Promise<PolicyOutcome> {
-  const threshold = settings.threshold ?? policy.defaultThreshold;
-  const perField: Array<FieldResult | undefined> = [];
+/**
+ * Runs one policy over every text field, one field after another. Synchronous
+ * as long as the policy answers synchronously; from its first promise on, the
+ * remaining fields are awaited in turn.
+ */
+function runPolicy(settings: PolicySettings, policy: Policy, fields: readonly PreparedField[], isObject: boolean): PolicyOutcome | Promise<PolicyOutcome> {
+  const perField: FieldResult[] = [];
   // Content without text still gets every policy's full result shape (labels at 0), from an empty text.
   const evaluated: readonly PreparedField[] =
     fields.length > 0 ? fields : [{ key: null, original: '', text: '', unicode: null, analyses: new Map(), replacements: [] }];
   try {
-    for (const field of evaluated) {
-      const ctx: PolicyContext = { fieldKey: field.key, original: field.original, analyses: field.analyses };
-      const text = policy.id === 'unicode_spoofing' ? field.original : field.text;
-      const outcome = policy.evaluate(text, settings, ctx);
+    for (let i = 0; i < evaluated.length; i++) {
+      const outcome = evaluateField(policy, settings, evaluated[i]!);
+      if (outcome instanceof Promise) return finishPolicy(settings, policy, evaluated, perField, outcome, i, isObject);
+      perField.push(outcome);
+    }
+  } catch (error) {
+    return policyFailure(error, settings);
+  }
+  return combineFields(settings, policy, evaluated, perField, isObject);
+}
+
+async function finishPolicy(
+  settings: PolicySettings,
+  policy: Policy,
+  evaluated: readonly PreparedField[],
+  perField: FieldResult[],
+  pending: Promise<FieldResult>,
+  pendingIndex: number,
+  isObject: boolean,
+): Promise<PolicyOutcome> {
+  try {
+    perField.push(await pending);
+    for (let i = pendingIndex + 1; i < evaluated.length; i++) {
+      const outcome = evaluateField(policy, settings, evaluated[i]!);
       perField.push(outcome instanceof Promise ? await outcome : outcome);
     }
   } catch (error) {
-    return { error: error instanceof Error ? error.message : `Policy ${settings.id} failed` };
+    return policyFailure(error, settings);
   }
+  return combineFields(settings, policy, evaluated, perField, isObject);
+}
 
+function evaluateField(policy: Policy, settings: PolicySettings, field: PreparedField): FieldResult | Promise<FieldResult> {
+  const ctx: PolicyContext = { fieldKey: field.key, original: field.original, analyses: field.analyses };
+  return policy.evaluate(policy.id === 'unicode_spoofing' ? field.original : field.text, settings, ctx);
+}
+
+const policyFailure = (error: unknown, settings: PolicySettings): PolicyOutcome => ({
+  error: error instanceof Error ? error.message : `Policy ${settings.id} failed`,
+});
+
+/** One policy result from its per-field results: the strongest field's score, flags and labels merged. */
+function combineFields(settings: PolicySettings, policy: Policy, evaluated: readonly PreparedField[], perField: readonly FieldResult[], isObject: boolean): PolicyOutcome {
+  const threshold = settings.threshold ?? policy.defaultThreshold;
   let probability = 0;
   let flagged = false;
   let best: FieldResult | undefined;

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ModerateResponse } from '../schemas/moderate.ts';
-import { attachPoliciesJson, moderateResponseJson } from './response-json.ts';
+import type { PolicyResult } from '../core/policy.ts';
+import { attachPoliciesJson, moderateResponseJson, policiesToJson } from './response-json.ts';
 
 const response = (withErrors: boolean): ModerateResponse => ({
   content: { id: 'c-1', masked: true, modified: 'hello ****' },
@@ -40,4 +41,26 @@ test('a response without the mark, or whose policies were replaced after marking
   assert.equal(moderateResponseJson(marked), JSON.stringify(marked));
   const error = { code: 'NOT_FOUND', message: 'Channel not found', issues: [] };
   assert.equal(moderateResponseJson(error), JSON.stringify(error));
+});
+
+test('policies are written byte for byte as JSON.stringify would, whatever their shape', () => {
+  const odd = (value: unknown) => value as PolicyResult;
+  const policies: PolicyResult[] = [
+    { id: 'toxicity', type: 'classifier', probability: 0.9123, flagged: true, labels: [{ id: 'insult', probability: 0.5, flagged: true }] },
+    { id: 'spam', type: 'classifier', probability: 0, flagged: false },
+    { id: 'pii', type: 'entity_matcher', probability: 1, flagged: true, flagged_fields: ['bio', 'say "hi"'], matches: [{ match: 'a@b.c', probability: 1, span: [0, 5] }], data: { n: 1, nested: { list: [1, null, 'x'] } } },
+    { id: 'custom "quoted" \\ id ü', type: 'wordlist', probability: 1e-7, flagged: false, labels: [] },
+    { id: 'x', type: 'classifier', probability: Number.NaN, flagged: false, labels: [{ id: 'l', probability: Number.POSITIVE_INFINITY, flagged: false }] },
+    { id: 'unicode_spoofing', type: 'classifier', probability: 0.25, flagged: false, data: { rescored: { original_probability: 0.6 } } },
+    { id: 'skips', type: 'classifier', probability: -0, flagged: false, flagged_fields: undefined, labels: undefined },
+    odd({ type: 'classifier', id: 'reordered', probability: 0.1, flagged: false }),
+    odd({ id: 'extra', type: 'classifier', probability: 0.1, flagged: false, extra: 'kept' }),
+    odd({ id: 'wrong type', type: 'classifier', probability: '0.1', flagged: false }),
+    odd({ id: 'odd labels', type: 'classifier', probability: 0.1, flagged: false, labels: [null, undefined, { probability: 1, id: 'reordered', flagged: true }, { id: 'extra', probability: 1, flagged: true, more: 1 }] }),
+    odd({ id: 'labels not an array', type: 'classifier', probability: 0.1, flagged: false, labels: { id: 'x' } }),
+    odd(Object.assign(Object.create({ inherited: 1 }), { id: 'prototype', type: 'classifier', probability: 0.1, flagged: false })),
+  ];
+  for (const policy of policies) assert.equal(policiesToJson([policy]), JSON.stringify([policy]), policy.id);
+  assert.equal(policiesToJson(policies), JSON.stringify(policies));
+  assert.equal(policiesToJson([]), '[]');
 });
