@@ -49,7 +49,7 @@ test('policies are written byte for byte as JSON.stringify would, whatever their
     { id: 'toxicity', type: 'classifier', probability: 0.9123, flagged: true, labels: [{ id: 'insult', probability: 0.5, flagged: true }] },
     { id: 'spam', type: 'classifier', probability: 0, flagged: false },
     { id: 'pii', type: 'entity_matcher', probability: 1, flagged: true, flagged_fields: ['bio', 'say "hi"'], matches: [{ match: 'a@b.c', probability: 1, span: [0, 5] }], data: { n: 1, nested: { list: [1, null, 'x'] } } },
-    { id: 'custom "quoted" \\ id ü', type: 'wordlist', probability: 1e-7, flagged: false, labels: [] },
+    { id: 'custom "quoted" \\ id ü', type: 'entity_matcher', probability: 1e-7, flagged: false, labels: [] },
     { id: 'x', type: 'classifier', probability: Number.NaN, flagged: false, labels: [{ id: 'l', probability: Number.POSITIVE_INFINITY, flagged: false }] },
     { id: 'unicode_spoofing', type: 'classifier', probability: 0.25, flagged: false, data: { rescored: { original_probability: 0.6 } } },
     { id: 'skips', type: 'classifier', probability: -0, flagged: false, flagged_fields: undefined, labels: undefined },

@@ -41,22 +41,36 @@ export async function storeContent(db: Queryable, items: readonly StoredSubmissi
   // One parameter per column. The short text columns travel as array literals. The JSON columns,
   // the bulk of a row, are joined with the record separator instead: JSON text never holds that
   // character unescaped, so the store splits them without a quote to escape here or to undo there.
-  const texts: string[][] = Array.from({ length: 9 }, () => []);
-  const docs: string[][] = Array.from({ length: 4 }, () => []);
-  const scalars: string[][] = Array.from({ length: 5 }, () => []);
+  // Columns are built as strings directly: this runs for every stored request.
+  const columns: string[] = new Array<string>(COLUMN_COUNT).fill('');
+  let first = true;
   for (const i of rows) {
     const item = items[i]!;
-    const text = [newId('cnt'), item.projectId, externalIds[i]!, item.channelId, item.authorId ?? null, item.conversationId, item.metaType, item.contentType, item.recommendation];
-    text.forEach((value, column) => texts[column]!.push(arrayElement(value)));
+    const comma = first ? '' : ',';
+    const separator = first ? '' : RECORD_SEPARATOR;
+    first = false;
+    columns[0] += comma + arrayElement(newId('cnt'));
+    columns[1] += comma + arrayElement(item.projectId);
+    columns[2] += comma + arrayElement(externalIds[i]!);
+    columns[3] += comma + arrayElement(item.channelId);
+    columns[4] += comma + arrayElement(item.authorId ?? null);
+    columns[5] += comma + arrayElement(item.conversationId);
+    columns[6] += comma + arrayElement(item.metaType);
+    columns[7] += comma + arrayElement(item.contentType);
+    columns[8] += comma + arrayElement(item.recommendation);
     // An empty element is NULL (no JSON text is empty).
-    [json(item.content), item.modified == null ? '' : json(item.modified), item.metadata == null ? '' : json(item.metadata), item.resultJson].forEach((value, column) =>
-      docs[column]!.push(value),
-    );
-    [item.flagged ? 't' : 'f', item.shadowFlagged ? 't' : 'f', String(item.flagProbability), String(item.severityScore), String(item.submittedAt)].forEach((value, column) =>
-      scalars[column]!.push(value),
-    );
+    columns[9] += separator + json(item.content);
+    columns[10] += separator + (item.modified == null ? '' : json(item.modified));
+    columns[11] += separator + (item.metadata == null ? '' : json(item.metadata));
+    columns[12] += separator + item.resultJson;
+    columns[13] += comma + (item.flagged ? 't' : 'f');
+    columns[14] += comma + (item.shadowFlagged ? 't' : 'f');
+    columns[15] += comma + String(item.flagProbability);
+    columns[16] += comma + String(item.severityScore);
+    columns[17] += comma + String(item.submittedAt);
   }
-  const params = [...texts.map(arrayLiteral), ...docs.map((column) => column.join(RECORD_SEPARATOR)), ...scalars.map(arrayLiteral), Date.now()];
+  const params: unknown[] = columns.map((column, k) => (k >= FIRST_DOC_COLUMN && k < FIRST_DOC_COLUMN + DOC_COLUMNS ? column : `{${column}}`));
+  params.push(Date.now());
   await db.query(STORE_CONTENT_SQL, params, { name: 'store_content' });
   return externalIds;
 }
@@ -77,11 +91,13 @@ const STORE_CONTENT_SQL = `INSERT INTO content_items (id, project_id, external_i
     recommendation = EXCLUDED.recommendation, result = EXCLUDED.result, submitted_at = EXCLUDED.submitted_at,
     updated_at = EXCLUDED.updated_at`;
 
+const COLUMN_COUNT = 18;
+const FIRST_DOC_COLUMN = 9;
+const DOC_COLUMNS = 4;
 const RECORD_SEPARATOR = '\x1e';
 const ARRAY_SPECIAL = /["\\]/g;
 /** An element of a PostgreSQL array literal: quoted, so commas, braces and spaces need no care. */
 const arrayElement = (value: string | null): string => (value === null ? 'NULL' : `"${value.replace(ARRAY_SPECIAL, '\\$&')}"`);
-const arrayLiteral = (elements: readonly string[]): string => `{${elements.join(',')}}`;
 // undefined (and a function or symbol) has no JSON form: stored as null, as the object form did.
 const json = (value: unknown): string => JSON.stringify(value) ?? 'null';
 
