@@ -20,6 +20,9 @@ const MESSAGE =
   'and a few rows of sunflowers. If anyone wants to help water on weekends, send me a message. Bring gloves and a hat, ' +
   'it gets sunny in the afternoon. Thanks to all donors';
 if (MESSAGE.length !== 280) throw new Error(`bench message must be 280 characters, is ${MESSAGE.length}`);
+/** The message with its last two words replaced by a request number: still 280 characters, not seen before. */
+const distinct = (i: number): string => `${MESSAGE.slice(0, 270)}donor ${String(i % 10_000).padStart(4, '0')}`;
+if (distinct(0).length !== 280) throw new Error('distinct bench messages must be 280 characters');
 
 interface Row {
   name: string;
@@ -86,6 +89,10 @@ async function benchService(label: string, env: Record<string, string>, key: str
       [`${label}: /v1/moderate doNotStore`, () => JSON.stringify({ content: { type: 'text', text: MESSAGE }, doNotStore: true })],
       [`${label}: /v1/moderate storing`, (i) => JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-${i}` })],
       [`${label}: storing, with authorId (500 authors)`, (i) => JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-a${i}`, authorId: `author-${i % 500}` })],
+      // Not one of the issue's runs: the classifiers memoize the features of the last few texts
+      // (every policy of a request reads the same field), so the runs above, which repeat one
+      // message, never pay for feature extraction. This one does, as real traffic would.
+      [`${label}: doNotStore, a new message each request`, (i) => JSON.stringify({ content: { type: 'text', text: distinct(i) }, doNotStore: true })],
     ];
     for (const [name, body] of scenarios) {
       // Warm-up of this very path (JIT, the embedded store's WebAssembly tiers, the store's first pages); not measured.
