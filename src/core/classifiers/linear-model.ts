@@ -10,18 +10,25 @@ import { FEATURE_COUNT, type TextFeatures } from './features.ts';
 const MAGIC = 0x4f4d4c31; // "OML1"
 
 export class LinearModel {
+  /**
+   * The weights stay int8 codes, a quarter of the memory of float weights: a message reads a
+   * few hundred scattered weights of each model, and smaller arrays miss the cache less.
+   * `levels` holds the float32 value of each of the 256 codes, so a weight is exactly what a
+   * float32 array decoded from the same file would hold.
+   */
   constructor(
     readonly name: string,
-    readonly weights: Float32Array,
+    readonly codes: Int8Array,
+    readonly levels: Float32Array,
     readonly bias: number,
   ) {}
 
   /** Raw margin (log-odds). */
   margin(features: TextFeatures): number {
     const { indices, values, length } = features;
-    const weights = this.weights;
+    const { codes, levels } = this;
     let sum = this.bias;
-    for (let i = 0; i < length; i++) sum += weights[indices[i]!]! * values[i]!;
+    for (let i = 0; i < length; i++) sum += levels[codes[indices[i]!]! + 128]! * values[i]!;
     return sum;
   }
 
@@ -67,7 +74,9 @@ export function decodeModel(name: string, payload: Buffer): LinearModel {
   if (count !== FEATURE_COUNT) throw new Error(`model ${name}: expects ${count} features, featurizer has ${FEATURE_COUNT}`);
   const scale = payload.readFloatLE(8);
   const bias = payload.readFloatLE(12);
-  const weights = new Float32Array(count);
-  for (let i = 0; i < count; i++) weights[i] = payload.readInt8(16 + i) * scale;
-  return new LinearModel(name, weights, bias);
+  const codes = new Int8Array(count);
+  codes.set(new Int8Array(payload.buffer, payload.byteOffset + 16, count));
+  const levels = new Float32Array(256);
+  for (let code = -128; code <= 127; code++) levels[code + 128] = code * scale;
+  return new LinearModel(name, codes, levels, bias);
 }

@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { computeFeatures, FEATURE_COUNT } from './features.ts';
+import { decodeModel, decompressModel, encodeModel } from './linear-model.ts';
+import { MODELS_DIR } from './paths.ts';
+
+// The int8 codes with their float32 levels must score exactly as float32 weights decoded from the same file.
+const floatMargin = (payload: Buffer, indices: Int32Array, values: Float32Array, length: number): number => {
+  const scale = payload.readFloatLE(8);
+  const weights = new Float32Array(FEATURE_COUNT);
+  for (let i = 0; i < FEATURE_COUNT; i++) weights[i] = payload.readInt8(16 + i) * scale;
+  let sum = payload.readFloatLE(12);
+  for (let i = 0; i < length; i++) sum += weights[indices[i]!]! * values[i]!;
+  return sum;
+};
+
+test('a shipped model scores exactly as its float32 weights would', () => {
+  const payload = decompressModel(readFileSync(resolve(MODELS_DIR, 'hate.oml')));
+  const model = decodeModel('hate', payload);
+  for (const text of ['I will hurt you', 'what a lovely garden', 'they are all vermin and should leave', 'win a free prize now http://x.example']) {
+    const features = computeFeatures(text);
+    assert.equal(model.margin(features), floatMargin(payload, features.indices, features.values, features.length), text);
+  }
+});
+
+test('every code, -128 included, decodes to its float32 level', () => {
+  const weights = new Float32Array(FEATURE_COUNT);
+  weights[0] = 1;
+  weights[1] = -1;
+  weights[2] = 0.5;
+  const payload = encodeModel(weights, 0.25);
+  payload.writeInt8(-128, 16 + 3); // not written by encodeModel, but a file may hold it
+  const model = decodeModel('synthetic', payload);
+  const indices = new Int32Array([0, 1, 2, 3]);
+  const values = new Float32Array([1, 1, 1, 1]);
+  assert.equal(model.margin({ ...computeFeatures('x'), indices, values, length: 4 }), floatMargin(payload, indices, values, 4));
+});
