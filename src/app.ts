@@ -75,8 +75,11 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   app.decorateRequest('principal', null as unknown as Principal);
   app.addSchema(ErrorBodySchema);
 
-  app.addHook('onSend', async (request, reply) => {
+  // Set when the request arrives, so that every answer carries it, errors included; a callback
+  // hook, because this runs for every request and an async one costs a promise each time.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => {

@@ -105,8 +105,17 @@ describe('operations', () => {
     assert.equal(r.body.code, 'NOT_FOUND');
   });
 
-  test('a request id is echoed back', async () => {
+  test('a request id is echoed back, on errors too', async () => {
     const r = await t.request('GET', '/healthz', { key: null, headers: { 'x-request-id': 'abc-123' } });
     assert.equal(r.headers.get('x-request-id'), 'abc-123');
+    const unauthorized = await t.request('GET', '/v1/channels', { key: null, headers: { 'x-request-id': 'abc-401' } });
+    assert.equal(unauthorized.status, 401);
+    assert.equal(unauthorized.headers.get('x-request-id'), 'abc-401');
+    const missing = await t.request('GET', '/no/such/route', { key: null, headers: { 'x-request-id': 'abc-404' } });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.headers.get('x-request-id'), 'abc-404');
+    const invalid = await t.request('POST', '/v1/moderate', { headers: { 'x-request-id': 'abc-400' }, body: { content: { type: 'text' } } });
+    assert.equal(invalid.status, 400);
+    assert.equal(invalid.headers.get('x-request-id'), 'abc-400');
   });
 });
