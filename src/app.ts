@@ -10,7 +10,7 @@ import { submissionCommitter, type SubmissionWrite, type SubmissionWritten } fro
 import { outboxHandlers } from './outbox/handlers.ts';
 import { ApiError, ERROR_STATUS, type ErrorCode, type ErrorIssue } from './errors.ts';
 import { ErrorBodySchema } from './schemas/common.ts';
-import { authenticate, type Principal } from './services/api-keys.ts';
+import { authenticate, cachedPrincipal, type Principal } from './services/api-keys.ts';
 import { healthRoutes } from './routes/health.ts';
 import { moderateRoutes } from './routes/moderate.ts';
 import { channelRoutes } from './routes/channels.ts';
@@ -125,13 +125,21 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   return app;
 }
 
-async function requireApiKey(request: FastifyRequest): Promise<void> {
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** A callback hook that answers at once from the key cache, and asks the store only on a miss. */
+function requireApiKey(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
   const header = request.headers.authorization;
-  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  if (!match) throw new ApiError('UNAUTHORIZED', 'Missing API key: send the header "Authorization: Bearer <API key>"');
-  const principal = await authenticate(request.server.deps.db, match[1]!);
-  if (!principal) throw new ApiError('UNAUTHORIZED', 'Invalid or revoked API key');
-  request.principal = principal;
+  const match = typeof header === 'string' ? BEARER.exec(header) : null;
+  if (!match) return done(new ApiError('UNAUTHORIZED', 'Missing API key: send the header "Authorization: Bearer <API key>"'));
+  const admit = (principal: Principal | null) => {
+    if (!principal) return done(new ApiError('UNAUTHORIZED', 'Invalid or revoked API key'));
+    request.principal = principal;
+    done();
+  };
+  const cached = cachedPrincipal(match[1]!);
+  if (cached !== undefined) return admit(cached);
+  authenticate(request.server.deps.db, match[1]!).then(admit, done);
 }
 
 function sendError(reply: FastifyReply, error: ApiError): void {

@@ -80,8 +80,24 @@ export async function revokeApiKey(db: Queryable, keyIdOrPrefix: string): Promis
 }
 
 /** Resolves a presented key to its project; null for unknown or revoked keys. */
+// Most traffic comes with one key: its hash is remembered instead of computed for every request.
+let lastPresented: string | null = null;
+let lastHash = '';
+function presentedHash(presentedKey: string): string {
+  if (presentedKey !== lastPresented) {
+    lastHash = hashKey(presentedKey);
+    lastPresented = presentedKey;
+  }
+  return lastHash;
+}
+
+/** The key's principal when the cache knows it (null: known to be invalid), undefined when the store must be asked. */
+export function cachedPrincipal(presentedKey: string): Principal | null | undefined {
+  return authCache.get(presentedHash(presentedKey));
+}
+
 export async function authenticate(db: Queryable, presentedKey: string): Promise<Principal | null> {
-  const hash = hashKey(presentedKey);
+  const hash = presentedHash(presentedKey);
   const cached = authCache.get(hash);
   if (cached !== undefined) return cached;
   const { rows } = await db.query<{ id: string; project_id: string }>(
