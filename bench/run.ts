@@ -14,13 +14,18 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+/** Request numbers of the warm-ups start here: their contentIds and authors are not the measured run's. */
+const WARM_UP_BASE = 1_000_000_000;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const MESSAGE =
   'Hey everyone! Just finished setting up the new community garden behind the library. We planted tomatoes, basil, ' +
   'and a few rows of sunflowers. If anyone wants to help water on weekends, send me a message. Bring gloves and a hat, ' +
   'it gets sunny in the afternoon. Thanks to all donors';
 if (MESSAGE.length !== 280) throw new Error(`bench message must be 280 characters, is ${MESSAGE.length}`);
-/** The message with its last two words replaced by a request number: still 280 characters, not seen before. */
+/**
+ * The message with its last two words replaced by a request number: still 280 characters, and
+ * never one of the last few texts (the classifiers remember four).
+ */
 const distinct = (i: number): string => `${MESSAGE.slice(0, 270)}donor ${String(i % 10_000).padStart(4, '0')}`;
 if (distinct(0).length !== 280) throw new Error('distinct bench messages must be 280 characters');
 
@@ -88,7 +93,7 @@ async function benchService(label: string, env: Record<string, string>, key: str
     const scenarios: Array<[string, (i: number) => string]> = [
       [`${label}: /v1/moderate doNotStore`, () => JSON.stringify({ content: { type: 'text', text: MESSAGE }, doNotStore: true })],
       [`${label}: /v1/moderate storing`, (i) => JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-${i}` })],
-      [`${label}: storing, with authorId (500 authors)`, (i) => JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-a${i}`, authorId: `author-${i % 500}` })],
+      [`${label}: storing, with authorId (500 authors)`, (i) => JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-a${i}`, authorId: `author-${i >= WARM_UP_BASE ? 'w' : ''}${i % 500}` })],
       // Not one of the issue's runs: the classifiers memoize the features of the last few texts
       // (every policy of a request reads the same field), so the runs above, which repeat one
       // message, never pay for feature extraction. This one does, as real traffic would.
@@ -97,7 +102,7 @@ async function benchService(label: string, env: Record<string, string>, key: str
     for (const [name, body] of scenarios) {
       // Warm-up of this very path (JIT, the embedded store's WebAssembly tiers, the store's first pages); not measured.
       let w = 0;
-      await autocannon({ url, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json', ...auth }, requests: [{ setupRequest: (req) => ({ ...req, body: body(1_000_000_000 + w++) }) }] });
+      await autocannon({ url, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json', ...auth }, requests: [{ setupRequest: (req) => ({ ...req, body: body(WARM_UP_BASE + w++) }) }] });
       await compared(measureEcho, () => load(name, url, body, auth), rows);
     }
   } finally {

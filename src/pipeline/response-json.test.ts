@@ -60,7 +60,21 @@ test('policies are written byte for byte as JSON.stringify would, whatever their
     odd({ id: 'labels not an array', type: 'classifier', probability: 0.1, flagged: false, labels: { id: 'x' } }),
     odd(Object.assign(Object.create({ inherited: 1 }), { id: 'prototype', type: 'classifier', probability: 0.1, flagged: false })),
   ];
-  for (const policy of policies) assert.equal(policiesToJson([policy]), JSON.stringify([policy]), policy.id);
+  const hidden = { id: 'hidden', type: 'classifier', probability: 0.1, flagged: false };
+  Object.defineProperty(hidden, 'data', { value: { secret: 1 }, enumerable: false });
+  policies.push(
+    odd({ id: 'function data', type: 'classifier', probability: 0.1, flagged: false, data: () => 1 }),
+    odd({ id: 'symbol data', type: 'classifier', probability: 0.1, flagged: false, data: Symbol('x') }),
+    odd({ id: 'toJSON data', type: 'classifier', probability: 0.1, flagged: false, data: { toJSON: (key: string) => (key === 'data' ? 'by key' : undefined) } }),
+    odd({ id: 'toJSON label', type: 'classifier', probability: 0.1, flagged: false, labels: [{ id: 'l', probability: 1, flagged: true, toJSON: (key: string) => key }] }),
+    odd(hidden),
+    odd({ id: 'lone \ud800 surrogate', type: 'classifier', probability: 0.1, flagged: false }),
+  );
+  for (const policy of policies) assert.equal(policiesToJson([policy]), JSON.stringify([policy]), String(policy.id));
+  assert.equal(policiesToJson([policies[0]!, odd(null), odd(undefined), policies[1]!]), JSON.stringify([policies[0], null, undefined, policies[1]]));
+  const withHole = [policies[0]!, policies[1]!];
+  delete (withHole as unknown[])[0];
+  assert.equal(policiesToJson(withHole), JSON.stringify(withHole));
   assert.equal(policiesToJson(policies), JSON.stringify(policies));
   assert.equal(policiesToJson([]), '[]');
 });

@@ -43,61 +43,86 @@ export function moderateResponseJson(body: unknown): string {
 /**
  * JSON.stringify(policies), byte for byte, in about half the time: a policy
  * result has a known shape, so its keys are written as constants instead of
- * being discovered, escaped and dispatched one by one. A policy or label that
- * departs from that shape (another key, another order, another type) is left
- * to JSON.stringify.
+ * being discovered, escaped and dispatched one by one. If any policy or label
+ * departs from that shape (another key or order, another type, an inherited
+ * or hidden property, a value JSON has no text for), the whole array is left
+ * to JSON.stringify, so the output is the same for any input.
  */
 export function policiesToJson(policies: readonly PolicyResult[]): string {
   let out = '[';
   for (let i = 0; i < policies.length; i++) {
+    const json = policyJson(policies[i]);
+    if (json === null) return JSON.stringify(policies);
     if (i > 0) out += ',';
-    out += policyJson(policies[i]!);
+    out += json;
   }
   return `${out}]`;
 }
 
 const POLICY_KEYS = ['id', 'type', 'probability', 'flagged', 'flagged_fields', 'labels', 'matches', 'data'] as const;
 const LABEL_KEYS = ['id', 'probability', 'flagged'] as const;
+const REQUIRED_POLICY_KEYS = 0b1111;
+const ALL_LABEL_KEYS = 0b111;
 
-/** Whether the object's own keys are a subsequence of `order` (for...in gives insertion order for string keys). */
-function keysFollow(value: object, order: readonly string[]): boolean {
+/**
+ * Which of `order`'s keys a plain object has, one bit each, when its own enumerable keys are
+ * a subsequence of `order` (for...in gives insertion order for string keys); -1 otherwise.
+ */
+function keyMask(value: object, order: readonly string[]): number {
+  if (Object.getPrototypeOf(value) !== Object.prototype) return -1;
   let k = 0;
+  let mask = 0;
   for (const key in value) {
+    if (!Object.hasOwn(value, key)) return -1;
     while (k < order.length && order[k] !== key) k++;
-    if (k === order.length) return false;
+    if (k === order.length) return -1;
+    mask |= 1 << k;
     k++;
   }
-  return Object.getPrototypeOf(value) === Object.prototype;
+  return mask;
 }
 
-function policyJson(policy: PolicyResult): string {
+/** Arrays and plain objects without toJSON: JSON.stringify writes them the same at any depth. */
+const isPlainData = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { toJSON?: unknown }).toJSON !== 'function' &&
+  (Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype);
+
+/** An optional key: absent, or enumerated (bit set) with plain data. */
+const optionalOk = (value: unknown, mask: number, bit: number, array: boolean): boolean =>
+  value === undefined || ((mask & (1 << bit)) !== 0 && isPlainData(value) && (!array || Array.isArray(value)));
+
+function policyJson(policy: PolicyResult | undefined): string | null {
+  if (typeof policy !== 'object' || policy === null || typeof (policy as { toJSON?: unknown }).toJSON === 'function') return null;
+  const mask = keyMask(policy, POLICY_KEYS);
+  if (mask < 0 || (mask & REQUIRED_POLICY_KEYS) !== REQUIRED_POLICY_KEYS) return null;
   const { id, type, probability, flagged, flagged_fields, labels, matches, data } = policy;
-  if (typeof id !== 'string' || typeof type !== 'string' || typeof probability !== 'number' || typeof flagged !== 'boolean' || !keysFollow(policy, POLICY_KEYS)) {
-    return JSON.stringify(policy);
-  }
+  if (typeof id !== 'string' || typeof type !== 'string' || typeof probability !== 'number' || typeof flagged !== 'boolean') return null;
+  if (!optionalOk(flagged_fields, mask, 4, true) || !optionalOk(labels, mask, 5, true) || !optionalOk(matches, mask, 6, true) || !optionalOk(data, mask, 7, false)) return null;
   let out = `{"id":${stringJson(id)},"type":${stringJson(type)},"probability":${numberJson(probability)},"flagged":${flagged}`;
   if (flagged_fields !== undefined) out += `,"flagged_fields":${JSON.stringify(flagged_fields)}`;
-  if (labels !== undefined) out += `,"labels":${labelsJson(labels)}`;
+  if (labels !== undefined) {
+    const json = labelsJson(labels);
+    if (json === null) return null;
+    out += `,"labels":${json}`;
+  }
   if (matches !== undefined) out += `,"matches":${JSON.stringify(matches)}`;
   if (data !== undefined) out += `,"data":${JSON.stringify(data)}`;
   return `${out}}`;
 }
 
-function labelsJson(labels: readonly Label[]): string {
-  if (!Array.isArray(labels)) return JSON.stringify(labels);
+function labelsJson(labels: readonly Label[]): string | null {
   let out = '[';
   for (let i = 0; i < labels.length; i++) {
     const label: unknown = labels[i];
+    if (typeof label !== 'object' || label === null || typeof (label as { toJSON?: unknown }).toJSON === 'function' || keyMask(label, LABEL_KEYS) !== ALL_LABEL_KEYS) return null;
+    const { id, probability, flagged } = label as Label;
+    if (typeof id !== 'string' || typeof probability !== 'number' || typeof flagged !== 'boolean') return null;
     if (i > 0) out += ',';
-    out += isPlainLabel(label) ? `{"id":${stringJson(label.id)},"probability":${numberJson(label.probability)},"flagged":${label.flagged}}` : (JSON.stringify(label) ?? 'null');
+    out += `{"id":${stringJson(id)},"probability":${numberJson(probability)},"flagged":${flagged}}`;
   }
   return `${out}]`;
-}
-
-function isPlainLabel(label: unknown): label is Label {
-  if (typeof label !== 'object' || label === null) return false;
-  const { id, probability, flagged } = label as Label;
-  return typeof id === 'string' && typeof probability === 'number' && typeof flagged === 'boolean' && keysFollow(label, LABEL_KEYS);
 }
 
 // Policy and label ids are plain identifiers; anything else is escaped by JSON.stringify.

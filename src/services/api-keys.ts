@@ -79,8 +79,8 @@ export async function revokeApiKey(db: Queryable, keyIdOrPrefix: string): Promis
   return keys.find((k) => k.id === rows[0]!.id)!;
 }
 
-/** Resolves a presented key to its project; null for unknown or revoked keys. */
-// Most traffic comes with one key: its hash is remembered instead of computed for every request.
+// Most traffic comes with one key: its hash is remembered instead of computed for every request
+// (the key itself, the last one presented, stays in memory until another arrives).
 let lastPresented: string | null = null;
 let lastHash = '';
 function presentedHash(presentedKey: string): string {
@@ -96,6 +96,7 @@ export function cachedPrincipal(presentedKey: string): Principal | null | undefi
   return authCache.get(presentedHash(presentedKey));
 }
 
+/** Resolves a presented key to its project; null for unknown or revoked keys. */
 export async function authenticate(db: Queryable, presentedKey: string): Promise<Principal | null> {
   const hash = presentedHash(presentedKey);
   const cached = authCache.get(hash);
