@@ -25,6 +25,8 @@ export interface GroupCommitOptions<I> {
 
 interface Pending<I, O> {
   item: I;
+  /** The write may not be in flight beside another batch (see `overlaps`). */
+  exclusive: boolean;
   resolve(value: O): void;
   reject(error: unknown): void;
 }
@@ -53,6 +55,8 @@ export class GroupCommitter<I, O> {
   private overdue: ReturnType<typeof setTimeout> | null = null;
   /** Batches in flight holding a write that may not overlap others. */
   private exclusiveRunning = 0;
+  /** Queued writes that may not overlap others: counted as they arrive, not by scanning the queue. */
+  private exclusiveQueued = 0;
   private readonly slots: number;
   private readonly minParallelBatch: number;
   private readonly maxBatch: number;
@@ -73,7 +77,9 @@ export class GroupCommitter<I, O> {
 
   write(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
+      const exclusive = this.overlaps !== null && !this.overlaps(item);
+      if (exclusive) this.exclusiveQueued++;
+      this.queue.push({ item, exclusive, resolve, reject });
       this.pump();
     });
   }
@@ -89,7 +95,9 @@ export class GroupCommitter<I, O> {
       force = false;
       const batch = this.queue.length <= this.maxBatch ? this.queue : this.queue.slice(0, this.maxBatch);
       this.queue = this.queue.length <= this.maxBatch ? [] : this.queue.slice(this.maxBatch);
-      const exclusive = !this.mayOverlap(batch);
+      const batchExclusive = this.exclusiveQueued === 0 ? 0 : batch.reduce((n, pending) => n + (pending.exclusive ? 1 : 0), 0);
+      this.exclusiveQueued -= batchExclusive;
+      const exclusive = batchExclusive > 0;
       this.running++;
       if (exclusive) this.exclusiveRunning++;
       void this.commit(batch).finally(() => {
@@ -99,7 +107,7 @@ export class GroupCommitter<I, O> {
         if (this.running === 0 && this.queue.length === 0) for (const wake of this.idleWaiters.splice(0)) wake();
       });
     }
-    const held = this.queue.length > 0 && this.running < this.slots && this.exclusiveRunning === 0 && this.mayOverlap(this.queue);
+    const held = this.queue.length > 0 && this.running < this.slots && this.exclusiveRunning === 0 && this.exclusiveQueued === 0;
     if (!held && this.overdue !== null) {
       clearTimeout(this.overdue);
       this.overdue = null;
@@ -114,13 +122,8 @@ export class GroupCommitter<I, O> {
   private canStart(force: boolean): boolean {
     if (this.queue.length === 0 || this.running >= this.slots) return false;
     if (this.running === 0) return true;
-    if (this.exclusiveRunning > 0 || !this.mayOverlap(this.queue)) return false;
+    if (this.exclusiveRunning > 0 || this.exclusiveQueued > 0) return false;
     return force || this.queue.length >= this.minParallelBatch;
-  }
-
-  private mayOverlap(items: readonly Pending<I, O>[]): boolean {
-    const overlaps = this.overlaps;
-    return overlaps === null || items.every((pending) => overlaps(pending.item));
   }
 
   private async commit(batch: Pending<I, O>[]): Promise<void> {
