@@ -78,12 +78,16 @@ export function toxigen(): Example[] {
 export function smsSpam(split: Split | 'dev' | 'train-core'): Example[] {
   const lines = read('sms-spam-collection/SMSSpamCollection.tsv').split(/\r?\n/).slice(1);
   const out: Example[] = [];
+  // training/dev.ts cross-validation: OPEN_MODERATION_SMS_DEV_FOLD=k (0–4) makes the k-th of five
+  // interleaved folds of the train part the dev rows instead.
+  const fold = process.env.OPEN_MODERATION_SMS_DEV_FOLD;
+  const isDev = (index: number): boolean => (fold === undefined ? index % 5 === 1 : Math.floor(index / 5) % 5 === Number(fold));
   lines.forEach((line, index) => {
     const tab = line.indexOf('\t');
     if (tab < 0) return;
     if ((index % 5 === 0) !== (split === 'test')) return;
-    if (split === 'dev' && index % 5 !== 1) return;
-    if ((split === 'train-core' || (split === 'train' && DEV_HOLDOUT)) && index % 5 === 1) return;
+    if (split === 'dev' && !isDev(index)) return;
+    if ((split === 'train-core' || (split === 'train' && DEV_HOLDOUT)) && isDev(index)) return;
     out.push({ text: line.slice(tab + 1), label: line.slice(0, tab) === 'spam' ? 1 : 0, source: 'sms' });
   });
   return out;
@@ -127,11 +131,17 @@ export function ownSentences(name: string, part: OwnPart = defaultOwnPart()): st
   if (!existsSync(path)) return [];
   const out: string[] = [];
   let lineIndex = 0;
+  // training/dev.ts comparisons on the same dev lines: OPEN_MODERATION_DEV_SKIP=marker[,marker] leaves
+  // out of training the lines after a comment containing a marker (a data change's "before").
+  const skipMarkers = DEV_HOLDOUT ? (process.env.OPEN_MODERATION_DEV_SKIP ?? '').split(',').filter(Boolean) : [];
+  let skipTrain = false;
   for (const raw of readFileSync(path, 'utf8').split('\n')) {
     const line = raw.trim();
+    if (line.startsWith('#') && skipMarkers.some((marker) => line.includes(marker))) skipTrain = true;
     if (!line || line.startsWith('#')) continue;
     const dev = isDevLine(lineIndex++);
     if ((part === 'dev' && !dev) || (part === 'train' && dev)) continue;
+    if (skipTrain && !dev) continue;
     out.push(...expandAlternations(line));
   }
   return out;

@@ -5,7 +5,7 @@
  * evaluation-only sets are never consulted here. OPEN_MODERATION_EMBEDDING_MODELS=all|none|a,b
  * overrides which models use the word-embedding features.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,7 +15,9 @@ const { trainAll } = await import('./train-all.ts');
 const { davidson, ownSentences, smsSpam } = await import('./datasets.ts');
 const { expandIdentityTemplates } = await import('./identity.ts');
 const { obfuscate } = await import('./obfuscate.ts');
-const { rocAuc, thresholdMetrics } = await import('./metrics.ts');
+const { averagePrecision, rocAuc, thresholdMetrics } = await import('./metrics.ts');
+const { lexiconHits, lexiconIndex } = await import('../src/core/classifiers/lexicons.ts');
+const { tokensOf } = await import('../src/core/classifiers/features.ts');
 const { loadModels } = await import('../src/core/classifiers/models.ts');
 const { classifierPolicies } = await import('../src/core/classifiers/index.ts');
 
@@ -34,18 +36,59 @@ const davDev = davidson('dev');
 const davBy = (klass: number) => davDev.filter((e) => e.klass === klass).map((e) => e.text);
 const benignOwn = [...dev('neutral'), ...dev('hard_negatives')];
 
-function report(label: string, policyId: string, positives: string[], negatives: string[]): void {
+function report(label: string, policyId: string, positives: string[], negatives: string[]): { scores: number[]; labels: number[] } {
   const scores = [...positives, ...negatives].map((t) => probability(policyId, t));
   const labels = [...positives.map(() => 1), ...negatives.map(() => 0)];
   const auc = rocAuc(scores, labels);
+  const ap = averagePrecision(scores, labels);
   const at = thresholdMetrics(scores, labels, 0.5);
-  console.log(`${label.padEnd(44)} ${policyId.padEnd(10)} +${String(positives.length).padEnd(5)} -${String(negatives.length).padEnd(6)} AUC ${auc.toFixed(3)}  P ${at.precision.toFixed(3)} R ${at.recall.toFixed(3)} F1 ${at.f1.toFixed(3)}`);
+  console.log(`${label.padEnd(44)} ${policyId.padEnd(10)} +${String(positives.length).padEnd(5)} -${String(negatives.length).padEnd(6)} AUC ${auc.toFixed(3)} AP ${ap.toFixed(3)}  P ${at.precision.toFixed(3)} R ${at.recall.toFixed(3)} F1 ${at.f1.toFixed(3)}`);
+  return { scores, labels };
 }
+
+/** F1 with the threshold picked on the other half of the rows (even/odd), pooled: the spam boundary is fit on dev, so plain dev F1 is optimistic. */
+function crossFittedF1(scores: number[], labels: number[]): { precision: number; recall: number; f1: number } {
+  const bestThreshold = (indices: number[]): number => {
+    const candidates = [...new Set(indices.map((i) => scores[i]!))].sort((a, b) => a - b);
+    let best = 0.5;
+    let bestF1 = -1;
+    for (const t of candidates) {
+      const f1 = thresholdMetrics(indices.map((i) => scores[i]!), indices.map((i) => labels[i]!), t).f1;
+      if (f1 > bestF1) [bestF1, best] = [f1, t];
+    }
+    return best;
+  };
+  const even = scores.map((_, i) => i).filter((i) => i % 2 === 0);
+  const odd = scores.map((_, i) => i).filter((i) => i % 2 === 1);
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  for (const [fit, apply] of [[even, odd], [odd, even]] as const) {
+    const t = bestThreshold(fit);
+    for (const i of apply) {
+      const predicted = scores[i]! >= t;
+      if (predicted && labels[i] === 1) tp++;
+      else if (predicted) fp++;
+      else if (labels[i] === 1) fn++;
+    }
+  }
+  const precision = tp / Math.max(1, tp + fp);
+  const recall = tp / Math.max(1, tp + fn);
+  return { precision, recall, f1: (2 * tp) / Math.max(1, 2 * tp + fp + fn) };
+}
+
+/** Texts with no hit in the violence, threat or gore lexicons (insults and hate without violent words). */
+const nonViolent = (items: string[]): string[] =>
+  items.filter((t) => {
+    const hits = lexiconHits(tokensOf(t));
+    return ['violence', 'threat', 'gore'].every((name) => hits.scores[lexiconIndex(name)] === 0);
+  });
 
 const others = (exclude: string) => ['violence', 'sexual', 'self_harm', 'harassment', 'hate', 'flirtation'].filter((n) => n !== exclude).flatMap(dev);
 if (only.has('violence')) {
   report('own violence vs own benign+other', 'violence', dev('violence'), [...benignOwn, ...others('violence')]);
   report('own violence vs davidson dev (all)', 'violence', dev('violence'), davDev.map((e) => e.text));
+  report('own violence vs non-violent abuse', 'violence', dev('violence'), nonViolent([...dev('harassment'), ...dev('hate'), ...dev('nonprotected_abuse'), ...identity.hateful, ...davBy(0), ...davBy(1)]));
 }
 if (only.has('sexual')) report('own sexual vs own benign+other+davidson', 'sexual', dev('sexual'), [...benignOwn, ...others('sexual'), ...davBy(2)]);
 if (only.has('self_harm')) report('own self_harm vs own benign+other', 'self_harm', dev('self_harm'), [...benignOwn, ...others('self_harm')]);
@@ -63,6 +106,9 @@ if (only.has('toxicity')) {
 }
 if (only.has('spam')) {
   const sms = smsSpam('dev');
-  report('SMS train-part dev split', 'spam', sms.filter((e) => e.label === 1).map((e) => e.text), sms.filter((e) => e.label === 0).map((e) => e.text));
+  const { scores, labels } = report('SMS train-part dev split', 'spam', sms.filter((e) => e.label === 1).map((e) => e.text), sms.filter((e) => e.label === 0).map((e) => e.text));
+  if (process.env.OPEN_MODERATION_DEV_SCORES) writeFileSync(process.env.OPEN_MODERATION_DEV_SCORES, JSON.stringify({ scores, labels }));
+  const cross = crossFittedF1(scores, labels);
+  console.log(`${'SMS dev, threshold cross-fitted on halves'.padEnd(44)} spam       P ${cross.precision.toFixed(3)} R ${cross.recall.toFixed(3)} F1 ${cross.f1.toFixed(3)}`);
 }
 rmSync(directory, { recursive: true, force: true });

@@ -140,6 +140,7 @@ export function buildSpecs(): ModelSpec[] {
       { name: 'sms:ham', texts: texts(sms, (e) => e.label === 0) },
       { name: 'youtube:ham(4 videos)', texts: texts(ytTrain, (e) => e.label === 0) },
       neutral,
+      { name: 'own:sms_ham', texts: own('sms_ham') },
       { ...generalTweets, texts: every(generalTweets.texts, 3), weight: 0.5 },
     ],
   });

@@ -273,13 +273,18 @@ function fnvPadded(token: string, seed: number, start: number, end: number): num
   return hash >>> 0;
 }
 
+const TEXT_CHAR_SEED = 0x3c6ef372;
+const DIGITS = /[0-9]/g;
+const SPACES = /\s+/g;
+
 /**
- * Word 1–2-grams and character 3–5-grams (of each word padded with spaces),
+ * Word 1–2-grams, character 3–5-grams (of each word padded with spaces) and character
+ * 3-grams of the whole normalized text,
  * hashed, sorted and de-duplicated into `scratch[0..count)`: binary presence,
  * so repeating a sentence does not amplify its score. Returns the count.
  */
-function hashedNgrams(tokens: readonly string[]): number {
-  let capacity = tokens.length * 2;
+function hashedNgrams(tokens: readonly string[], text: string): number {
+  let capacity = tokens.length * 2 + text.length + 2;
   for (const token of tokens) capacity += 3 * (token.length + 2);
   if (capacity > scratch.length) scratch = new Int32Array(capacity * 2);
   let n = 0;
@@ -298,6 +303,10 @@ function hashedNgrams(tokens: readonly string[]): number {
       for (let i = 0; i + size <= paddedLength; i++) scratch[n++] = fnvPadded(token, seed, i, i + size) & HASH_MASK;
     }
   }
+  // Character 3-grams of the whole text, across spaces and punctuation, digits collapsed to 0
+  // ("£0.00/min", "to 00000", "word-glued"): shapes the word tokens lose (round 4, chosen on training/dev.ts).
+  const shaped = ` ${text.replace(DIGITS, '0').replace(SPACES, ' ')} `;
+  for (let i = 0; i + 3 <= shaped.length; i++) scratch[n++] = fnv(shaped, TEXT_CHAR_SEED, i, i + 3) & HASH_MASK;
   const sorted = scratch.subarray(0, n).sort();
   let unique = 0;
   for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) scratch[unique++] = sorted[i]!;
@@ -310,7 +319,7 @@ function featuresFromTokens(
   tokens: string[],
   counts: { url: number; email: number; mention: number; hashtag: number; emoji: number },
 ): TextFeatures {
-  const hashedCount = hashedNgrams(tokens);
+  const hashedCount = hashedNgrams(tokens, normalized);
   const scale = hashedCount > 0 ? 1 / Math.sqrt(hashedCount) : 0;
   // Dense features (structural, lexicon) follow the hashed ones.
   const indices: number[] = [];
