@@ -20,6 +20,7 @@ import { queueRoutes } from './routes/queues.ts';
 import { actionRoutes } from './routes/actions.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { wordlistRoutes } from './routes/wordlists.ts';
+import { loadModels as loadClassifierModels } from './core/classifiers/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -44,6 +45,9 @@ export type App = FastifyInstance & { withTypeProvider(): FastifyInstance };
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
 
 export async function buildApp(config: Config, db: Database): Promise<FastifyInstance> {
+  // At start, not on the first request: a model that cannot be loaded stops the start instead of
+  // failing (and being retried by) every request, and the first requests are not slow.
+  loadClassifierModels();
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
     bodyLimit: config.bodyLimit,

@@ -1,6 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { exited, persistentStore, runCli, startServerProcess } from './support/process.ts';
 import { openDatabase } from '../src/db/database.ts';
 
@@ -54,6 +57,24 @@ describe('the server as a process: first start, CLI, shutdown', () => {
     assert.equal((await moderate(fourth.url, key, { content: { type: 'text', text: 'x' } })).status, 200);
     fourth.child.kill('SIGTERM');
     await exited(fourth.child);
+  });
+
+  test('a model that cannot be loaded stops the start, naming the model', async () => {
+    const models = mkdtempSync(join(tmpdir(), 'om-models-'));
+    try {
+      cpSync(new URL('../models', import.meta.url).pathname, models, { recursive: true });
+      writeFileSync(join(models, 'violence.oml'), 'not a model');
+      const started = startServerProcess({ ...store.env, OPEN_MODERATION_MODELS_DIR: models });
+      // Should it start after all, it must not outlive the test.
+      void started.then(({ child }) => child.kill('SIGKILL'), () => {});
+      await assert.rejects(started, (error: Error) => {
+        assert.match(error.message, /server exited with 1 before listening/);
+        assert.match(error.message, /The violence model \(.*violence\.oml\) cannot be loaded/);
+        return true;
+      });
+    } finally {
+      rmSync(models, { recursive: true, force: true });
+    }
   });
 
   test('graceful shutdown: every acknowledged submission is stored', async () => {

@@ -29,7 +29,11 @@ export function loadModels(directory: string = MODELS_DIR): void {
   for (const name of MODEL_NAMES) {
     const path = resolve(directory, `${name}.oml`);
     if (!existsSync(path)) continue;
-    models.set(name, decodeModel(name, decompressModel(readFileSync(path))));
+    try {
+      models.set(name, decodeModel(name, decompressModel(readFileSync(path))));
+    } catch (error) {
+      throw new Error(`The ${name} model (${path}) cannot be loaded: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
   }
   loaded = models;
 }
