@@ -56,6 +56,7 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   const pending = new Map<number, { resolve(r: QueryResult<unknown>): void; reject(e: unknown): void }>();
   let nextId = 1;
   let failure: Error | null = null;
+  let closing: Promise<unknown> | null = null;
   const ready = new Promise<void>((resolve, reject) => {
     worker.once('error', reject);
     worker.on('message', (message: { ready?: boolean; id?: number; rows?: unknown[]; rowCount?: number; error?: { message: string; code?: string } }) => {
@@ -67,11 +68,14 @@ async function openPglite(dataDir: string | null): Promise<Database> {
       else waiter.resolve({ rows: message.rows!, rowCount: message.rowCount! });
     });
   });
-  worker.on('error', (error) => {
-    failure = error;
-    for (const waiter of pending.values()) waiter.reject(error);
+  // A statement sent to a stopped worker would never be answered: from then on every statement fails at once.
+  const fail = (error: Error) => {
+    failure ??= error;
+    for (const waiter of pending.values()) waiter.reject(failure);
     pending.clear();
-  });
+  };
+  worker.on('error', fail);
+  worker.on('exit', () => fail(new Error('The embedded store is closed')));
   await ready;
 
   const send = <Row>(kind: 'query' | 'exec' | 'close', sql?: string, params?: readonly unknown[], name?: string) =>
@@ -133,9 +137,9 @@ async function openPglite(dataDir: string | null): Promise<Database> {
           throw error;
         }
       }),
-    async close() {
-      await exclusive(() => send('close'));
-      await worker.terminate();
+    close() {
+      closing ??= exclusive(() => send('close')).finally(() => worker.terminate());
+      return closing.then(() => undefined);
     },
   };
 }

@@ -86,3 +86,13 @@ test('named statements: booleans read as text the way pg sends them, counts of S
   await db.exec('ALTER TABLE reshaped ADD COLUMN extra text');
   assert.deepEqual((await db.query('SELECT * FROM reshaped', [], { name: 'select_reshaped' })).rows, [{ id: 1, extra: null }]);
 });
+
+test('after close, statements and transactions fail at once instead of waiting forever, and closing again is harmless', async () => {
+  const closed = await openDatabase({ databaseUrl: null, inMemory: true });
+  assert.deepEqual((await closed.query('SELECT 1 AS one')).rows, [{ one: 1 }]);
+  await closed.close();
+  await assert.rejects(closed.query('SELECT 1'), /embedded store is closed/);
+  await assert.rejects(closed.query('SELECT 1', [], { name: 'after_close' }), /embedded store is closed/);
+  await assert.rejects(closed.transaction((tx) => tx.query('SELECT 1')), /embedded store is closed/);
+  await closed.close();
+});
