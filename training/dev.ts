@@ -42,7 +42,7 @@ function report(label: string, policyId: string, positives: string[], negatives:
   const auc = rocAuc(scores, labels);
   const ap = averagePrecision(scores, labels);
   const at = thresholdMetrics(scores, labels, 0.5);
-  console.log(`${label.padEnd(44)} ${policyId.padEnd(10)} +${String(positives.length).padEnd(5)} -${String(negatives.length).padEnd(6)} AUC ${auc.toFixed(3)} AP ${ap.toFixed(3)}  P ${at.precision.toFixed(3)} R ${at.recall.toFixed(3)} F1 ${at.f1.toFixed(3)}`);
+  console.log(`${label.padEnd(44)} ${policyId.padEnd(10)} +${String(positives.length).padEnd(5)} -${String(negatives.length).padEnd(6)} AUC ${auc.toFixed(3)} AP ${ap.toFixed(3)}  P ${at.precision.toFixed(3)} R ${at.recall.toFixed(3)} F1 ${at.f1.toFixed(3)} TNR ${(scores.slice(positives.length).filter((x) => x < 0.5).length / Math.max(1, negatives.length)).toFixed(3)}`);
   return { scores, labels };
 }
 
