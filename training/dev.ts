@@ -86,8 +86,14 @@ const nonViolent = (items: string[]): string[] =>
 
 const others = (exclude: string) => ['violence', 'sexual', 'self_harm', 'harassment', 'hate', 'flirtation'].filter((n) => n !== exclude).flatMap(dev);
 if (only.has('violence')) {
-  report('own violence vs own benign+other', 'violence', dev('violence'), [...benignOwn, ...others('violence')]);
+  // Hate lines with violent words (threats against groups) are ambiguous for violence and are left out of its negatives.
+  const violenceNegatives = [...benignOwn, ...['sexual', 'self_harm', 'harassment', 'flirtation'].flatMap(dev), ...nonViolent(dev('hate'))];
+  report('own violence vs own benign+other', 'violence', dev('violence'), violenceNegatives);
   report('own violence vs davidson dev (all)', 'violence', dev('violence'), davDev.map((e) => e.text));
+  report('own violence vs violent-vocabulary negatives', 'violence', dev('violence'), [...violenceNegatives, ...dev('nonprotected_abuse')].filter((t) => !nonViolent([t]).length));
+  const hateDev = [...dev('hate'), ...identity.hateful];
+  const violentHateDev = hateDev.filter((t) => !nonViolent([t]).length);
+  report('hate dev: with violent words vs without', 'violence', violentHateDev, nonViolent(hateDev));
   report('own violence vs non-violent abuse', 'violence', dev('violence'), nonViolent([...dev('harassment'), ...dev('hate'), ...dev('nonprotected_abuse'), ...identity.hateful, ...davBy(0), ...davBy(1)]));
 }
 if (only.has('sexual')) report('own sexual vs own benign+other+davidson', 'sexual', dev('sexual'), [...benignOwn, ...others('sexual'), ...davBy(2)]);

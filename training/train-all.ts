@@ -6,10 +6,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { computeFeatures, HASH_BITS, FEATURE_COUNT, EMBEDDING_BASE, type TextFeatures } from '../src/core/classifiers/features.ts';
+import { computeFeatures, tokensOf, HASH_BITS, FEATURE_COUNT, EMBEDDING_BASE, type TextFeatures } from '../src/core/classifiers/features.ts';
 import { compressWordVectors, decodeWordVectors, setWordVectors, WORD_VECTORS_FILE } from '../src/core/classifiers/word-vectors.ts';
 import { extractWordVectors, TOP_WORDS, CORPUS_MIN_COUNT } from './extract-word-vectors.ts';
-import { setProfanityTerms, PROFANITY_TERMS_FILE } from '../src/core/classifiers/lexicons.ts';
+import { lexiconHits, lexiconIndex, setProfanityTerms, PROFANITY_TERMS_FILE } from '../src/core/classifiers/lexicons.ts';
 import { compressModel, decodeModel, encodeModel } from '../src/core/classifiers/linear-model.ts';
 import { davidson, ownSentences, smsSpam, surgeProfanity, toxigen, tweetEval, tweetEvalSentiment, youtubeSpam, type Example } from './datasets.ts';
 import { trainLogistic, mulberry32, type TrainingExample } from './logistic.ts';
@@ -82,6 +82,22 @@ function passages(core: string[], fillers: string[], seed: number, perItem = 1):
   return out;
 }
 
+const VIOLENT_LEXICONS = ['violence', 'threat', 'gore'];
+/** Texts with no hit in the violence, threat or gore lexicons. */
+function withoutViolentWords(items: string[]): string[] {
+  const categories = VIOLENT_LEXICONS.map(lexiconIndex);
+  return items.filter((text) => {
+    const hits = lexiconHits(tokensOf(text));
+    return categories.every((c) => hits.scores[c] === 0);
+  });
+}
+
+/** Texts with at least one hit in the violence, threat or gore lexicons. */
+function withViolentWords(items: string[]): string[] {
+  const kept = new Set(withoutViolentWords(items));
+  return items.filter((text) => !kept.has(text));
+}
+
 export function buildSpecs(): ModelSpec[] {
   const dav = davidson('train');
   const olid = tweetEval('offensive', 'train');
@@ -130,6 +146,12 @@ export function buildSpecs(): ModelSpec[] {
   const hardNegativeTexts = own('hard_negatives');
   const hardNegatives: Source = { name: 'own:hard-negatives (+passages)', texts: [...hardNegativeTexts, ...passages(hardNegativeTexts, neutralTexts, 206, 2)], weight: 2 };
   const neutralPassages: Source = { name: 'own:neutral passages', texts: passages(neutralTexts, neutralTexts, 207, 3) };
+  const nonViolentAbuse: Source = {
+    name: 'own:hate+identity-hate+nonprotected_abuse, toxigen:hate (those without violent words)',
+    texts: withoutViolentWords([...own('hate'), ...identity.hateful, ...own('nonprotected_abuse'), ...toxHate.texts]),
+  };
+  // Threats and calls for violence against groups are violence too.
+  const violentHate: Source = { name: 'own:hate+identity-hate (those with violent words)', texts: withViolentWords([...own('hate'), ...identity.hateful]) };
   const political: Source = { name: 'own:political', texts: own('political') };
   const religion: Source = { name: 'own:religion', texts: own('religion') };
   const selfPromotion: Source = { name: 'own:self_promotion', texts: own('self_promotion') };
@@ -171,8 +193,8 @@ export function buildSpecs(): ModelSpec[] {
       name: 'violence',
       embeddings: true,
       seed: 104,
-      positives: [violence],
-      negatives: [{ ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, sexual, selfHarm, harassment, davNeither, davOffensive, olidNot, { ...olidOff, weight: 0.5 }, hatEvalNot, generalTweets, toxNeutral, identityNeutral, identityBenignOwn],
+      positives: [violence, violentHate],
+      negatives: [{ ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, sexual, selfHarm, harassment, davNeither, davOffensive, olidNot, { ...olidOff, weight: 0.5 }, hatEvalNot, generalTweets, toxNeutral, identityNeutral, identityBenignOwn, nonViolentAbuse],
       l2: 1e-5,
     },
     {
