@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -67,6 +69,11 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       },
     },
     return503OnClosing: true,
+    // Author external ids may be 200 characters, percent-encoded in a path up to 9 bytes each.
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
+    // Errors Fastify and Node answer before routing answer with the catalog's body too.
+    frameworkErrors: (error, _request, reply) => sendError(reply, frameworkError(error)),
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const deps = { config, db, submissions: submissionCommitter(db, config) } as AppDeps;
@@ -127,6 +134,32 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     await deps.outbox.stop();
   });
   return app;
+}
+
+const MAX_PATH_PARAM_LENGTH = 2000;
+
+function frameworkError(error: FastifyError): ApiError {
+  if (error.code === 'FST_ERR_BAD_URL') return new ApiError('BAD_REQUEST', 'Malformed URL: a path segment is not valid percent-encoding', [{ message: error.message, path: '/params' }]);
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return new ApiError('BAD_REQUEST', `A path parameter is longer than ${MAX_PATH_PARAM_LENGTH} characters`, [{ message: 'Path parameter too long', path: '/params' }]);
+  }
+  return new ApiError('BAD_REQUEST', error.message);
+}
+
+/** Requests Node's HTTP parser rejects never reach Fastify's routing: the answer is written on the socket. */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const answer =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new ApiError('REQUEST_HEADER_FIELDS_TOO_LARGE', 'The request line and headers are larger than the server accepts')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new ApiError('REQUEST_TIMEOUT', 'The request was not received in time')
+        : new ApiError('BAD_REQUEST', 'Malformed HTTP request');
+  if (socket.writable) {
+    const body = JSON.stringify(answer.toBody());
+    socket.write(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
