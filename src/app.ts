@@ -22,6 +22,7 @@ import { queueRoutes } from './routes/queues.ts';
 import { actionRoutes } from './routes/actions.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { wordlistRoutes } from './routes/wordlists.ts';
+import { checkStorableStrings, mayHoldUnstorable } from './lib/storable-strings.ts';
 import { loadModels as loadClassifierModels } from './core/classifiers/index.ts';
 
 declare module 'fastify' {
@@ -90,7 +91,22 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   // hook, because this runs for every request and an async one costs a promise each time.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // No id or parameter may hold U+0000 (PostgreSQL text cannot).
+    if (request.url.includes('%00')) return done(new ApiError('BAD_REQUEST', 'The URL holds an encoded U+0000 (%00), which no path or query parameter may contain'));
     done();
+  });
+  // The default JSON parser, then a check that every string can be stored (see lib/storable-strings.ts).
+  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string; // parseAs: 'string'
+    parseJson(request, text, (error, parsed) => {
+      if (error || !mayHoldUnstorable(text)) return done(error, parsed);
+      const moderating = request.routeOptions.url === '/v1/moderate';
+      const issues = checkStorableStrings(parsed, (path) => moderating && isSubmittedText(path));
+      if (issues.length > 0) return done(new ApiError('BAD_REQUEST', 'Strings must be well-formed Unicode without U+0000', issues), undefined);
+      done(null, parsed);
+    });
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => {
@@ -137,6 +153,13 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
 }
 
 const MAX_PATH_PARAM_LENGTH = 2000;
+
+/**
+ * The text a caller submits for moderation is repaired rather than refused (U+FFFD for U+0000 and
+ * unpaired surrogates): a client that cut a message inside an emoji still gets a verdict.
+ */
+const isSubmittedText = (path: readonly string[]): boolean =>
+  path[0] === 'content' && ((path.length === 2 && path[1] === 'text') || (path.length === 4 && path[1] === 'data' && path[3] === 'text'));
 
 function frameworkError(error: FastifyError): ApiError {
   if (error.code === 'FST_ERR_BAD_URL') return new ApiError('BAD_REQUEST', 'Malformed URL: a path segment is not valid percent-encoding', [{ message: error.message, path: '/params' }]);
