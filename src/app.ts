@@ -103,7 +103,13 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     parseJson(request, text, (error, parsed) => {
       if (error || !mayHoldUnstorable(text)) return done(error, parsed);
       const moderating = request.routeOptions.url === '/v1/moderate';
-      const issues = checkStorableStrings(parsed, (path) => moderating && isSubmittedText(path));
+      let issues;
+      try {
+        issues = checkStorableStrings(parsed, (path) => moderating && isSubmittedText(path));
+      } catch {
+        // Only a stack overflow can end up here: thousands of levels of nesting.
+        return done(new ApiError('BAD_REQUEST', 'The body is nested too deeply'), undefined);
+      }
       if (issues.length > 0) return done(new ApiError('BAD_REQUEST', 'Strings must be well-formed Unicode without U+0000', issues), undefined);
       done(null, parsed);
     });

@@ -59,6 +59,27 @@ describe('strings that cannot be stored', () => {
     assert.equal(resubmitted.status, 200);
   });
 
+  test('metadata nested deeper than 32 levels is a 400 (thousands of levels used to overflow the store with a 500)', async () => {
+    const nest = (levels: number, leaf: unknown): unknown => {
+      let value = leaf;
+      for (let i = 0; i < levels; i++) value = i % 2 === 0 ? { a: value } : [value];
+      return value;
+    };
+    const ok = await t.request('POST', '/v1/moderate', { body: { content: { type: 'text', text: 'hi' }, contentId: 'deep-32', metadata: { m: nest(31, 1) } } });
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    for (const levels of [33, 20_000]) {
+      const r = await t.request('POST', '/v1/moderate', { rawBody: `{"content":{"type":"text","text":"hi"},"contentId":"deep-${levels}","metadata":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}` });
+      assert.equal(r.status, 400, `${levels}: ${JSON.stringify(r.body)}`);
+      assert.equal(r.body.message, 'metadata is nested deeper than 32 levels');
+      assert.equal(r.body.issues[0].path, '/metadata');
+    }
+    // With a string to check, the depth is caught while the body is parsed.
+    const r = await t.request('POST', '/v1/moderate', { rawBody: `{"content":{"type":"text","text":"hi"},"metadata":${'{"a":'.repeat(20_000)}"\u0000"${'}'.repeat(20_000)}}` });
+    assert.equal(r.status, 400);
+    assert.equal(r.body.code, 'BAD_REQUEST');
+    assert.equal((await t.request('GET', '/healthz')).status, 200);
+  });
+
   test('an encoded U+0000 in a path or query parameter is a 400', async () => {
     for (const path of ['/v1/authors/%00', '/v1/channels/a%00b', '/v1/authors?sortBy=%00']) {
       const r = await t.request('GET', path);
