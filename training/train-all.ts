@@ -63,7 +63,7 @@ function every<T>(items: T[], step: number): T[] {
  * embedded among 1–3 benign sentences (still a positive), and benign sentences
  * are joined into paragraphs (negatives), so length and register are not cues.
  */
-function passages(core: string[], fillers: string[], seed: number, perItem = 1): string[] {
+export function passages(core: string[], fillers: string[], seed: number, perItem = 1): string[] {
   if (fillers.length === 0) return [];
   const random = mulberry32(seed);
   const out: string[] = [];

@@ -135,3 +135,14 @@ test('long texts are scored per window so one explicit passage is not diluted', 
   assert.ok(score('sexual', long).probability >= 0.5);
   assert.ok(score('sexual', filler.repeat(12)).probability < 0.5);
 });
+
+test('texts of 32+ tokens get sentence groups for the sentence-scored detectors; short ones do not', () => {
+  const threat = 'I know where you live and tonight I am going to break into your house and hurt you badly. ';
+  const filler = 'The weather was lovely this afternoon and we had lunch in the garden with the neighbours. ';
+  const text = filler + threat + filler;
+  const features = featuresOf(text);
+  assert.ok(features.tokens.length >= 32);
+  assert.ok(features.sentenceGroups.length >= 2);
+  assert.equal(featuresOf('Short message. Another one.').sentenceGroups.length, 0);
+  assert.ok(score('violence', text).probability >= score('violence', filler + filler + filler).probability);
+});

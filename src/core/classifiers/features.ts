@@ -73,14 +73,30 @@ export interface TextFeatures {
   phoneCount: number;
   capsRatio: number;
   /**
-   * Windows of at most CHUNK_TOKENS tokens for long texts (empty when the text
-   * is short). Detectors take the max over windows: otherwise one explicit
+   * Sentence groups or windows of at most CHUNK_TOKENS tokens for longer texts (empty
+   * when the text is short). Detectors take the max over them: otherwise one explicit
    * paragraph in a long story is averaged away by the benign rest.
    */
   chunks: TextFeatures[];
+  /**
+   * Sentence groups of a text of SENTENCE_SCORING_TOKENS tokens or more (empty when it is shorter or
+   * has a single sentence group). The detectors chosen for it on dev take the max over the whole
+   * text and these groups instead of the windows.
+   */
+  sentenceGroups: TextFeatures[];
 }
 
 export const CHUNK_TOKENS = 48;
+/**
+ * Texts of at least this many tokens are also scored per sentence group (round 4, chosen on
+ * training/dev.ts): sentences are merged until a group has SENTENCE_GROUP_TOKENS tokens, and a
+ * group longer than CHUNK_TOKENS is cut into windows. One violent or explicit sentence inside a
+ * few benign ones is otherwise diluted by them; shorter texts (most tweets and chat lines) are
+ * scored whole, where sentence groups added false positives on dev.
+ */
+export const SENTENCE_SCORING_TOKENS = 32;
+const SENTENCE_GROUP_TOKENS = 8;
+const SENTENCE_BREAK = /(?<=[.!?])\s+|\n+/;
 
 const TOKEN_PATTERN =
   /https?:\/\/[^\s]+|www\.[^\s]+|[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+\.[\p{L}.]{2,}|[@#]?[\p{L}\p{N}'’*$@]+|\p{Extended_Pictographic}/gu;
@@ -246,6 +262,30 @@ export function computeFeatures(text: string): TextFeatures {
   const counts = { url: 0, email: 0, mention: 0, hashtag: 0, emoji: 0 };
   const tokens = tokenize(normalized, counts);
   const features = featuresFromTokens(text, normalized, tokens, counts);
+  if (tokens.length >= SENTENCE_SCORING_TOKENS) {
+    const groups: string[][] = [];
+    let current: string[] = [];
+    for (const sentence of normalized.split(SENTENCE_BREAK)) {
+      current.push(...tokenize(sentence, { url: 0, email: 0, mention: 0, hashtag: 0, emoji: 0 }));
+      if (current.length >= SENTENCE_GROUP_TOKENS) {
+        groups.push(current);
+        current = [];
+      }
+    }
+    // A short last sentence joins the previous group.
+    if (current.length > 0) {
+      if (groups.length > 0) groups[groups.length - 1]!.push(...current);
+      else groups.push(current);
+    }
+    if (groups.length > 1) {
+      for (const group of groups) {
+        for (let start = 0; start < group.length; start += CHUNK_TOKENS) {
+          const window = group.slice(start, start + CHUNK_TOKENS);
+          features.sentenceGroups.push(featuresFromTokens(window.join(' '), window.join(' '), window, { url: 0, email: 0, mention: 0, hashtag: 0, emoji: 0 }));
+        }
+      }
+    }
+  }
   if (tokens.length > CHUNK_TOKENS * 1.5) {
     for (let start = 0; start < tokens.length; start += CHUNK_TOKENS) {
       let end = start + CHUNK_TOKENS;
@@ -403,6 +443,7 @@ function featuresFromTokens(
     phoneCount,
     capsRatio,
     chunks: [],
+    sentenceGroups: [],
   };
 }
 

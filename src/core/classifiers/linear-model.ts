@@ -43,6 +43,14 @@ export class LinearModel {
     for (const chunk of features.chunks) best = Math.max(best, this.margin(chunk));
     return 1 / (1 + Math.exp(-best));
   }
+
+  /** Highest probability among the whole text and its sentence groups; texts without groups fall back to windows. */
+  maxSentenceProbability(features: TextFeatures): number {
+    if (features.sentenceGroups.length === 0) return this.maxWindowProbability(features);
+    let best = this.margin(features);
+    for (const group of features.sentenceGroups) best = Math.max(best, this.margin(group));
+    return 1 / (1 + Math.exp(-best));
+  }
 }
 
 /** Quantizes weights to int8 and returns the uncompressed payload (what reproducibility hashes compare). */

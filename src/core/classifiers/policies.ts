@@ -20,6 +20,8 @@ function lex(features: TextFeatures, category: string): number {
 
 /** Detectors of harmful passages score the worst window of a long text; topic models score the whole text. */
 const WINDOWED: ReadonlySet<ModelName> = new Set(['toxicity', 'hate', 'sexual', 'violence', 'self_harm', 'flirtation']);
+/** Of those, the ones that score texts of 32+ tokens per sentence group (features.ts), chosen on training/dev.ts passages (sexual and toxicity were worse there). */
+const SENTENCE_SCORED: ReadonlySet<ModelName> = new Set(['violence', 'self_harm', 'hate']);
 
 // Several policies ask the same model about the same text (toxicity_severe asks toxicity and hate):
 // each model's answer is kept beside the memoized features.
@@ -31,7 +33,7 @@ function modelProbability(name: ModelName, features: TextFeatures): number | nul
   const known = scores.get(name);
   if (known !== undefined) return known;
   const m = model(name);
-  const probability = !m ? null : WINDOWED.has(name) ? m.maxWindowProbability(features) : m.probability(features);
+  const probability = !m ? null : SENTENCE_SCORED.has(name) ? m.maxSentenceProbability(features) : WINDOWED.has(name) ? m.maxWindowProbability(features) : m.probability(features);
   scores.set(name, probability);
   return probability;
 }
