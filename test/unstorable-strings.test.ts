@@ -27,8 +27,6 @@ describe('strings that cannot be stored', () => {
       assert.equal(again.status, 200);
       assert.equal(again.body.content.id, body.contentId);
     }
-    const masked = await t.request('POST', '/v1/moderate', { body: { content: { type: 'text', text: 'mail me: a\u0000b@example.com' }, doNotStore: true } });
-    assert.equal(masked.status, 200);
   });
 
   test('escaped surrogate pairs (as some JSON encoders write every emoji) pass unchanged', async () => {

@@ -257,6 +257,15 @@ function embeddingFeatures(tokens: readonly string[], add: (index: number, value
   for (let d = 0; d < dimensions; d++) add(EMBEDDING_BASE + dimensions + d, embeddingMax[d]! * 0.5);
 }
 
+/** URLs, emails and the like are counted once, for the whole text; its windows and sentence groups carry none. */
+const NO_COUNTS = Object.freeze({ url: 0, email: 0, mention: 0, hashtag: 0, emoji: 0 });
+
+/** A window or sentence group of a longer text: its tokens, joined by spaces, stand for its text. */
+function partFeatures(tokens: string[]): TextFeatures {
+  const joined = tokens.join(' ');
+  return featuresFromTokens(joined, joined, tokens, NO_COUNTS);
+}
+
 export function computeFeatures(text: string): TextFeatures {
   const normalized = text.normalize('NFKC').toLowerCase();
   const counts = { url: 0, email: 0, mention: 0, hashtag: 0, emoji: 0 };
@@ -265,8 +274,10 @@ export function computeFeatures(text: string): TextFeatures {
   if (tokens.length >= SENTENCE_SCORING_TOKENS) {
     const groups: string[][] = [];
     let current: string[] = [];
+    // The whole text's counts are already taken; the sentences' own are not used.
+    const discarded = { url: 0, email: 0, mention: 0, hashtag: 0, emoji: 0 };
     for (const sentence of normalized.split(SENTENCE_BREAK)) {
-      current.push(...tokenize(sentence, { url: 0, email: 0, mention: 0, hashtag: 0, emoji: 0 }));
+      current.push(...tokenize(sentence, discarded));
       if (current.length >= SENTENCE_GROUP_TOKENS) {
         groups.push(current);
         current = [];
@@ -280,8 +291,7 @@ export function computeFeatures(text: string): TextFeatures {
     if (groups.length > 1) {
       for (const group of groups) {
         for (let start = 0; start < group.length; start += CHUNK_TOKENS) {
-          const window = group.slice(start, start + CHUNK_TOKENS);
-          features.sentenceGroups.push(featuresFromTokens(window.join(' '), window.join(' '), window, { url: 0, email: 0, mention: 0, hashtag: 0, emoji: 0 }));
+          features.sentenceGroups.push(partFeatures(group.slice(start, start + CHUNK_TOKENS)));
         }
       }
     }
@@ -291,8 +301,7 @@ export function computeFeatures(text: string): TextFeatures {
       let end = start + CHUNK_TOKENS;
       // Fold a short tail into the previous window.
       if (tokens.length - end < CHUNK_TOKENS / 3) end = tokens.length;
-      const window = tokens.slice(start, end);
-      features.chunks.push(featuresFromTokens(window.join(' '), window.join(' '), window, { url: 0, email: 0, mention: 0, hashtag: 0, emoji: 0 }));
+      features.chunks.push(partFeatures(tokens.slice(start, end)));
       if (end === tokens.length) break;
     }
   }
@@ -357,7 +366,7 @@ function featuresFromTokens(
   text: string,
   normalized: string,
   tokens: string[],
-  counts: { url: number; email: number; mention: number; hashtag: number; emoji: number },
+  counts: Readonly<{ url: number; email: number; mention: number; hashtag: number; emoji: number }>,
 ): TextFeatures {
   const hashedCount = hashedNgrams(tokens, normalized);
   const scale = hashedCount > 0 ? 1 / Math.sqrt(hashedCount) : 0;
