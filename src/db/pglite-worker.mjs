@@ -1,6 +1,8 @@
 // Plain JavaScript so the worker starts without a TypeScript loader.
 import { parentPort, workerData } from 'node:worker_threads';
+import { fsyncSync } from 'node:fs';
 import { PGlite, parse as pgliteParse, protocol } from '@electric-sql/pglite';
+import { NodeFS } from '@electric-sql/pglite/nodefs';
 
 /*
  * Runs the embedded PGlite store on its own thread, so the database's work
@@ -13,9 +15,43 @@ const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 const toNumber = (value) => Number(value);
 
-const db = await PGlite.create(workerData.dataDir ?? undefined, {
-  parsers: { [INT8_OID]: toNumber, [NUMERIC_OID]: toNumber },
-});
+/*
+ * PGlite starts PostgreSQL with fsync off (-F), and the Node file system under it has no fsync
+ * at all: a COMMIT reached the operating system's page cache only, so an OS crash or a power cut
+ * could lose writes that had been acknowledged. A store on disk therefore runs with fsync on and
+ * wal_sync_method=fsync, the one sync call Emscripten hands to the file system, and the file
+ * system's fsync flushes the real file. Errors come back to PostgreSQL as errno values, so a
+ * failed WAL flush stops the store the way it stops a server instead of being ignored.
+ */
+/** Files flushed so far; a test reads it (message kind 'stats') to see that commits really reach the disk. */
+let fileSyncs = 0;
+class DurableNodeFS extends NodeFS {
+  async init(pg, options) {
+    const setup = await super.init(pg, options);
+    const preRun = setup.emscriptenOpts.preRun ?? [];
+    setup.emscriptenOpts.preRun = [
+      ...preRun,
+      (module) => {
+        const nodefs = module.NODEFS;
+        nodefs.stream_ops.fsync = (stream) => {
+          nodefs.tryFSOperation(() => fsyncSync(stream.nfd));
+          fileSyncs++;
+          return 0;
+        };
+      },
+    ];
+    return setup;
+  }
+}
+
+const parsers = { [INT8_OID]: toNumber, [NUMERIC_OID]: toNumber };
+const db = workerData.dataDir
+  ? await PGlite.create({
+      fs: new DurableNodeFS(workerData.dataDir),
+      startParams: [...PGlite.defaultStartParams.filter((param) => param !== '-F'), '-c', 'wal_sync_method=fsync'],
+      parsers,
+    })
+  : await PGlite.create({ parsers });
 parentPort.postMessage({ ready: true });
 
 let chain = Promise.resolve();
@@ -29,6 +65,8 @@ async function handle(request) {
       const result = request.name && textParams(request.params) ? await runPrepared(request.name, request.sql, request.params) : await db.query(request.sql, request.params);
       // affectedRows counts inserted, updated and deleted rows; a SELECT's count is its rows, as with pg.
       parentPort.postMessage({ id: request.id, rows: result.rows, rowCount: result.affectedRows || result.rows.length });
+    } else if (request.kind === 'stats') {
+      parentPort.postMessage({ id: request.id, rows: [{ fileSyncs }], rowCount: 1 });
     } else if (request.kind === 'exec') {
       await db.exec(request.sql);
       parentPort.postMessage({ id: request.id, rows: [], rowCount: 0 });
