@@ -112,4 +112,48 @@ describe('the server as a process: first start, CLI, shutdown', () => {
       await fresh.dispose();
     }
   });
+  test('a crash (SIGKILL): every acknowledged submission is stored, and the server starts again on the same store', async () => {
+    const key = `lifecycle_${randomBytes(16).toString('hex')}`;
+    const fresh = await persistentStore();
+    try {
+      const server = await startServerProcess({ ...fresh.env, BOOTSTRAP_API_KEY: key });
+      const ids = Array.from({ length: 300 }, (_, i) => `crash-${i}`);
+      let answered = 0;
+      // The process dies without a chance to finish anything, while most requests are in flight.
+      const inFlight = ids.map((contentId) =>
+        moderate(server.url, key, { content: { type: 'text', text: `message ${contentId}` }, contentId }).then(
+          (r) => {
+            if (++answered === 50) server.child.kill('SIGKILL');
+            return r.status === 200 ? contentId : null;
+          },
+          () => null,
+        ),
+      );
+      const acknowledged = (await Promise.all(inFlight)).filter((id): id is string => id !== null);
+      await exited(server.child);
+      assert.ok(acknowledged.length >= 50, `only ${acknowledged.length} requests were answered before the crash`);
+      assert.ok(acknowledged.length < ids.length, 'the crash came after every request was answered; it tests nothing');
+
+      // The store recovers on the next start, with every acknowledged item in it.
+      const restarted = await startServerProcess({ ...fresh.env, BOOTSTRAP_API_KEY: key });
+      try {
+        const r = await moderate(restarted.url, key, { content: { type: 'text', text: 'after the crash' }, contentId: 'after-crash' });
+        assert.equal(r.status, 200);
+      } finally {
+        restarted.child.kill('SIGTERM');
+        assert.equal(await exited(restarted.child), 0);
+      }
+      const db = await openDatabase({ databaseUrl: fresh.env.DATABASE_URL ?? null, dataDir: fresh.env.DATA_DIR });
+      try {
+        const { rows } = await db.query<{ external_id: string }>("SELECT external_id FROM content_items WHERE external_id LIKE 'crash-%' OR external_id = 'after-crash'");
+        const stored = new Set(rows.map((row) => row.external_id));
+        assert.deepEqual(acknowledged.filter((id) => !stored.has(id)), [], 'acknowledged submissions missing from the store');
+        assert.ok(stored.has('after-crash'));
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await fresh.dispose();
+    }
+  });
 });

@@ -38,8 +38,11 @@ export function startServerProcess(env: Record<string, string>): Promise<{ child
   });
 }
 
+/** The exit code (null when a signal ended the process), also for a process that has already ended. */
 export const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
+  );
 
 /** Runs the CLI to completion. */
 export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
