@@ -72,8 +72,9 @@ export function toxigen(): Example[] {
 
 /**
  * SMS Spam Collection: every 5th message is held out as test. Within the train
- * part, rows with index % 5 == 1 are the dev split that calibrates the spam
- * decision threshold ('train-core' is the train part without them).
+ * part, rows with index % 5 == 1 are the dev split of training/dev.ts ('train-core'
+ * is the train part without them; until round 4 they also fit the spam decision
+ * boundary, which now uses out-of-fold scores of the whole train part, smsSpamFolds).
  */
 export function smsSpam(split: Split | 'dev' | 'train-core'): Example[] {
   const lines = read('sms-spam-collection/SMSSpamCollection.tsv').split(/\r?\n/).slice(1);
@@ -89,6 +90,24 @@ export function smsSpam(split: Split | 'dev' | 'train-core'): Example[] {
     if (split === 'dev' && !isDev(index)) return;
     if ((split === 'train-core' || (split === 'train' && DEV_HOLDOUT)) && isDev(index)) return;
     out.push({ text: line.slice(tab + 1), label: line.slice(0, tab) === 'spam' ? 1 : 0, source: 'sms' });
+  });
+  return out;
+}
+
+/**
+ * The SMS train part (never the test rows; under OPEN_MODERATION_DEV_HOLDOUT without the dev rows
+ * either) with a fold number: five folds of consecutive blocks of five rows, floor(index / 5) % 5.
+ * The spam model's decision boundary is fit on out-of-fold scores over these (training/train-all.ts).
+ */
+export function smsSpamFolds(): Array<Example & { fold: number; index: number }> {
+  const lines = read('sms-spam-collection/SMSSpamCollection.tsv').split(/\r?\n/).slice(1);
+  const fold = process.env.OPEN_MODERATION_SMS_DEV_FOLD;
+  const isDev = (index: number): boolean => (fold === undefined ? index % 5 === 1 : Math.floor(index / 5) % 5 === Number(fold));
+  const out: Array<Example & { fold: number; index: number }> = [];
+  lines.forEach((line, index) => {
+    const tab = line.indexOf('\t');
+    if (tab < 0 || index % 5 === 0 || (DEV_HOLDOUT && isDev(index))) return;
+    out.push({ text: line.slice(tab + 1), label: line.slice(0, tab) === 'spam' ? 1 : 0, source: 'sms', fold: Math.floor(index / 5) % 5, index });
   });
   return out;
 }

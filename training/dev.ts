@@ -24,7 +24,7 @@ const { classifierPolicies } = await import('../src/core/classifiers/index.ts');
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
 const only = values.only ? new Set(values.only.split(',')) : new Set(['toxicity', 'hate', 'sexual', 'violence', 'self_harm', 'spam']);
 const directory = mkdtempSync(join(tmpdir(), 'om-dev-'));
-trainAll(directory, only, () => {});
+const { calibrations } = trainAll(directory, only, () => {});
 loadModels(directory);
 const policies = new Map(classifierPolicies.map((p) => [p.id, p]));
 const probability = (policyId: string, text: string): number =>
@@ -124,7 +124,7 @@ if (only.has('toxicity')) {
 if (only.has('spam')) {
   const sms = smsSpam('dev');
   const { scores, labels } = report('SMS train-part dev split', 'spam', sms.filter((e) => e.label === 1).map((e) => e.text), sms.filter((e) => e.label === 0).map((e) => e.text));
-  if (process.env.OPEN_MODERATION_DEV_SCORES) writeFileSync(process.env.OPEN_MODERATION_DEV_SCORES, JSON.stringify({ scores, labels }));
+  if (process.env.OPEN_MODERATION_DEV_SCORES) writeFileSync(process.env.OPEN_MODERATION_DEV_SCORES, JSON.stringify({ scores, labels, calibration: calibrations.spam }));
   const cross = crossFittedF1(scores, labels);
   console.log(`${'SMS dev, threshold cross-fitted on halves'.padEnd(44)} spam       P ${cross.precision.toFixed(3)} R ${cross.recall.toFixed(3)} F1 ${cross.f1.toFixed(3)}`);
 }

@@ -11,7 +11,7 @@ import { compressWordVectors, decodeWordVectors, setWordVectors, WORD_VECTORS_FI
 import { extractWordVectors, TOP_WORDS, CORPUS_MIN_COUNT } from './extract-word-vectors.ts';
 import { lexiconHits, lexiconIndex, setProfanityTerms, PROFANITY_TERMS_FILE } from '../src/core/classifiers/lexicons.ts';
 import { compressModel, decodeModel, encodeModel } from '../src/core/classifiers/linear-model.ts';
-import { davidson, ownSentences, smsSpam, surgeProfanity, toxigen, tweetEval, tweetEvalSentiment, youtubeSpam, type Example } from './datasets.ts';
+import { davidson, ownSentences, smsSpam, smsSpamFolds, surgeProfanity, toxigen, tweetEval, tweetEvalSentiment, youtubeSpam, type Example } from './datasets.ts';
 import { trainLogistic, mulberry32, type TrainingExample } from './logistic.ts';
 import { expandIdentityTemplates } from './identity.ts';
 import { obfuscate } from './obfuscate.ts';
@@ -33,12 +33,33 @@ interface ModelSpec {
   /** Uses the dense embedding features (chosen per model on training/dev.ts); otherwise their weights stay zero. */
   embeddings?: boolean;
   /**
-   * Moves the decision boundary to 0.5: a provisional model trained without the
-   * dev rows picks the F1-best threshold on them, and the final model's bias is
-   * shifted by that threshold's log-odds.
+   * Moves the decision boundary to 0.5: the final model's bias is shifted by the log-odds of
+   * the F1-best cut of out-of-fold scores over `rows` (round 5; see spamCalibrationMethod).
    */
-  calibration?: { provisional: () => Pick<ModelSpec, 'positives' | 'negatives'>; dev: Example[] };
+  calibration?: {
+    /** The labelled rows the boundary is fit on (the SMS train part), each with its fold. */
+    rows: Array<Example & { fold: number; index: number }>;
+    /** Extra rows grouped by origin (YouTube training videos), for the 'oof-youtube' comparison. */
+    groups: Example[][];
+    /** The spec's sources with these rows in place of `rows` and `groups`. */
+    sourcesWith: (rows: Example[], groups: Example[][]) => Pick<ModelSpec, 'positives' | 'negatives'>;
+  };
 }
+
+/**
+ * How the spam boundary is fit (training/dev-spam-cv.ts compares them; OPEN_MODERATION_SPAM_CALIBRATION
+ * overrides for that comparison only):
+ * - 'split' (rounds 1–4): a provisional model trained without the rows of index % 5 == 1, F1-best cut on them
+ *   (129 spam: noisy);
+ * - 'oof': five models, each trained without one fold of `rows`, score that fold; F1-best cut of the pooled
+ *   out-of-fold scores (every row scored once);
+ * - 'oof-youtube': as 'oof', plus leave-one-video-out scores of the YouTube training videos in the pool;
+ * - 'platt': the margin where a Platt (1-D logistic) fit of the pooled out-of-fold scores gives 0.5;
+ * - 'none': no shift.
+ */
+export type CalibrationMethod = 'split' | 'oof' | 'oof-youtube' | 'platt' | 'none';
+export const SPAM_CALIBRATION: CalibrationMethod = 'platt';
+const spamCalibrationMethod = (): CalibrationMethod => (process.env.OPEN_MODERATION_SPAM_CALIBRATION as CalibrationMethod | undefined) ?? SPAM_CALIBRATION;
 
 export interface ManifestModel {
   name: string;
@@ -160,11 +181,12 @@ export function buildSpecs(): ModelSpec[] {
   const religion: Source = { name: 'own:religion', texts: own('religion') };
   const selfPromotion: Source = { name: 'own:self_promotion', texts: own('self_promotion') };
   const spamOwn: Source = { name: 'own:spam', texts: own('spam') };
-  const spamSources = (sms: Example[]): Pick<ModelSpec, 'positives' | 'negatives'> => ({
-    positives: [{ name: 'sms:spam', texts: texts(sms, (e) => e.label === 1) }, { name: 'youtube:spam(4 videos)', texts: texts(ytTrain, (e) => e.label === 1) }, spamOwn],
+  const ytVideos = [...new Set(ytTrain.map((e) => e.source))].map((source) => ytTrain.filter((e) => e.source === source));
+  const spamSources = (sms: Example[], yt: Example[] = ytTrain): Pick<ModelSpec, 'positives' | 'negatives'> => ({
+    positives: [{ name: 'sms:spam', texts: texts(sms, (e) => e.label === 1) }, { name: 'youtube:spam(4 videos)', texts: texts(yt, (e) => e.label === 1) }, spamOwn],
     negatives: [
       { name: 'sms:ham', texts: texts(sms, (e) => e.label === 0) },
-      { name: 'youtube:ham(4 videos)', texts: texts(ytTrain, (e) => e.label === 0) },
+      { name: 'youtube:ham(4 videos)', texts: texts(yt, (e) => e.label === 0) },
       neutral,
       { name: 'own:sms_ham', texts: own('sms_ham') },
       { ...generalTweets, texts: every(generalTweets.texts, 3), weight: 0.5 },
@@ -220,7 +242,7 @@ export function buildSpecs(): ModelSpec[] {
       embeddings: true,
       seed: 107,
       ...spamSources(smsTrain),
-      calibration: { provisional: () => spamSources(smsSpam('train-core')), dev: smsSpam('dev') },
+      calibration: { rows: smsSpamFolds(), groups: ytVideos, sourcesWith: (rows, groups) => spamSources(rows, groups.flat()) },
     },
     {
       name: 'self_promotion',
@@ -280,8 +302,41 @@ export function bestF1Margin(margins: number[], labels: number[]): number {
   return (order[bestIndex]!.margin + below) / 2;
 }
 
+/** Margin at which a Platt fit p = σ(a·margin + b) of the scores gives 0.5 (Newton's method, deterministic). */
+export function plattMidpoint(margins: number[], labels: number[]): number {
+  let a = 1;
+  let b = 0;
+  for (let iteration = 0; iteration < 50; iteration++) {
+    let ga = 0;
+    let gb = 0;
+    let haa = 1e-9;
+    let hab = 0;
+    let hbb = 1e-9;
+    for (let i = 0; i < margins.length; i++) {
+      const m = margins[i]!;
+      const p = 1 / (1 + Math.exp(-(a * m + b)));
+      const r = p - labels[i]!;
+      const w = p * (1 - p);
+      ga += r * m;
+      gb += r;
+      haa += w * m * m;
+      hab += w * m;
+      hbb += w;
+    }
+    const det = haa * hbb - hab * hab;
+    const da = (hbb * ga - hab * gb) / det;
+    const db = (haa * gb - hab * ga) / det;
+    a -= da;
+    b -= db;
+    if (Math.abs(da) + Math.abs(db) < 1e-12) break;
+  }
+  return -b / a;
+}
+
 export interface TrainResult {
   manifest: Record<string, unknown>;
+  /** Per calibrated model: the boundary shift used and the alternatives' (log-odds), for training/dev-spam-cv.ts. */
+  calibrations: Record<string, Record<string, number>>;
 }
 
 export function trainAll(outputDir: string, only?: Set<string>, log: (line: string) => void = console.log): TrainResult {
@@ -316,6 +371,7 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
   };
 
   const models: ManifestModel[] = [];
+  const calibrations: TrainResult['calibrations'] = {};
   for (const spec of specs) {
     if (only && !only.has(spec.name)) continue;
     const started = Date.now();
@@ -332,14 +388,34 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
     const trained = trainLogistic(examples, options);
     let bias = trained.bias;
     if (spec.calibration) {
-      const provisional = spec.calibration.provisional();
-      const fit = trainLogistic(collect(provisional.positives, provisional.negatives), options);
-      const provisionalModel = decodeModel(spec.name, encodeModel(fit.weights, fit.bias));
-      const dev = spec.calibration.dev;
-      const margins = dev.map((e) => provisionalModel.margin(featurize(e.text)));
-      const offset = bestF1Margin(margins, dev.map((e) => e.label));
+      const { rows, groups, sourcesWith } = spec.calibration;
+      const method = spamCalibrationMethod();
+      // Margins of a model trained on `train` (plus the other groups) for the rows of `held`.
+      const heldOutMargins = (trainRows: Example[], trainGroups: Example[][], held: Example[]): number[] => {
+        const sources = sourcesWith(trainRows, trainGroups);
+        const fit = trainLogistic(collect(sources.positives, sources.negatives), options);
+        const provisional = decodeModel(spec.name, encodeModel(fit.weights, fit.bias));
+        return held.map((e) => provisional.margin(featurize(e.text)));
+      };
+      const margins: number[] = [];
+      const labels: number[] = [];
+      const score = (trainRows: Example[], trainGroups: Example[][], held: Example[]): void => {
+        if (held.length === 0) return;
+        margins.push(...heldOutMargins(trainRows, trainGroups, held));
+        labels.push(...held.map((e) => e.label));
+      };
+      if (method === 'split') {
+        const residue = rows.some((r) => r.index % 5 === 1) ? 1 : 2;
+        score(rows.filter((r) => r.index % 5 !== residue), groups, rows.filter((r) => r.index % 5 === residue));
+      } else if (method !== 'none') {
+        for (let fold = 0; fold < 5; fold++) score(rows.filter((r) => r.fold !== fold), groups, rows.filter((r) => r.fold === fold));
+        if (method === 'oof-youtube') for (let g = 0; g < groups.length; g++) score(rows, groups.filter((_, i) => i !== g), groups[g]!);
+      }
+      const offset = method === 'none' ? 0 : method === 'platt' ? plattMidpoint(margins, labels) : bestF1Margin(margins, labels);
       bias -= offset;
-      log(`${spec.name}: calibrated on ${dev.length} dev rows, boundary moved by ${offset.toFixed(3)} log-odds`);
+      // training/dev-spam-cv.ts compares methods on the same models: the other fits of these scores, relative to this one.
+      if (method === 'oof' || method === 'platt') calibrations[spec.name] = { used: offset, oof: bestF1Margin(margins, labels), platt: plattMidpoint(margins, labels) };
+      log(`${spec.name}: boundary (${method}) fit on ${labels.length} held-out scores, moved by ${offset.toFixed(3)} log-odds`);
     }
     const payload = encodeModel(trained.weights, bias);
     const file = compressModel(payload);
@@ -373,5 +449,5 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
     },
     models,
   };
-  return { manifest };
+  return { manifest, calibrations };
 }
