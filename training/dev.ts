@@ -3,7 +3,8 @@
  * split of the TRAIN data (OPEN_MODERATION_DEV_HOLDOUT=1) and scores them on
  * it. This is where variants, sentences and thresholds are compared; the
  * evaluation-only sets are never consulted here. OPEN_MODERATION_EMBEDDING_MODELS=all|none|a,b
- * overrides which models use the word-embedding features.
+ * overrides which models use the word-embedding features. OPEN_MODERATION_DEV_PASSAGE_SEED=n adds n to
+ * the seeds of the dev passages, so a passage-level difference can be checked on other arrangements.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,6 +88,7 @@ const nonViolent = (items: string[]): string[] =>
 const others = (exclude: string) => ['violence', 'sexual', 'self_harm', 'harassment', 'hate', 'flirtation'].filter((n) => n !== exclude).flatMap(dev);
 // Dev lines inside paragraphs of dev neutral and hard-negative lines (as training builds its passages), for length and register.
 const passageFillers = [...dev('neutral'), ...dev('hard_negatives')];
+const seedOffset = Number(process.env.OPEN_MODERATION_DEV_PASSAGE_SEED ?? 0);
 if (only.has('violence')) {
   // Hate lines with violent words (threats against groups) are ambiguous for violence and are left out of its negatives.
   const violenceNegatives = [...benignOwn, ...['sexual', 'self_harm', 'harassment', 'flirtation'].flatMap(dev), ...nonViolent(dev('hate'))];
@@ -96,21 +98,21 @@ if (only.has('violence')) {
   const hateDev = [...dev('hate'), ...identity.hateful];
   const violentHateDev = hateDev.filter((t) => !nonViolent([t]).length);
   report('hate dev: with violent words vs without', 'violence', violentHateDev, nonViolent(hateDev));
-  report('passages: own violence vs negatives', 'violence', passages(dev('violence'), passageFillers, 501, 2), passages([...violenceNegatives, ...dev('nonprotected_abuse')], passageFillers, 502, 1));
+  report('passages: own violence vs negatives', 'violence', passages(dev('violence'), passageFillers, 501 + seedOffset, 2), passages([...violenceNegatives, ...dev('nonprotected_abuse')], passageFillers, 502 + seedOffset, 1));
   report('own violence vs non-violent abuse', 'violence', dev('violence'), nonViolent([...dev('harassment'), ...dev('hate'), ...dev('nonprotected_abuse'), ...identity.hateful, ...davBy(0), ...davBy(1)]));
 }
 if (only.has('sexual')) {
   report('own sexual vs own benign+other+davidson', 'sexual', dev('sexual'), [...benignOwn, ...others('sexual'), ...davBy(2)]);
-  report('passages: own sexual vs own benign+other', 'sexual', passages(dev('sexual'), passageFillers, 503, 2), passages([...benignOwn, ...others('sexual')], passageFillers, 504, 1));
+  report('passages: own sexual vs own benign+other', 'sexual', passages(dev('sexual'), passageFillers, 503 + seedOffset, 2), passages([...benignOwn, ...others('sexual')], passageFillers, 504 + seedOffset, 1));
 }
 if (only.has('self_harm')) {
   report('own self_harm vs own benign+other', 'self_harm', dev('self_harm'), [...benignOwn, ...others('self_harm')]);
-  report('passages: own self_harm vs own benign+other', 'self_harm', passages(dev('self_harm'), passageFillers, 505, 2), passages([...benignOwn, ...others('self_harm')], passageFillers, 506, 1));
+  report('passages: own self_harm vs own benign+other', 'self_harm', passages(dev('self_harm'), passageFillers, 505 + seedOffset, 2), passages([...benignOwn, ...others('self_harm')], passageFillers, 506 + seedOffset, 1));
 }
 if (only.has('hate')) {
   report('davidson dev hate vs rest', 'hate', davBy(0), [...davBy(1), ...davBy(2)]);
   report('identity templates dev', 'hate', identity.hateful, identity.benign);
-  report('passages: own hate vs own benign+identity-benign', 'hate', passages(dev('hate'), passageFillers, 507, 2), passages([...benignOwn, ...dev('identity_benign'), ...dev('nonprotected_abuse')], passageFillers, 508, 1));
+  report('passages: own hate vs own benign+identity-benign', 'hate', passages(dev('hate'), passageFillers, 507 + seedOffset, 2), passages([...benignOwn, ...dev('identity_benign'), ...dev('nonprotected_abuse')], passageFillers, 508 + seedOffset, 1));
   report('identity templates dev, obfuscated spellings', 'hate', obfuscate(identity.hateful, 401), obfuscate(identity.benign, 402));
   report('own hate vs identity-benign, obfuscated', 'hate', obfuscate(dev('hate'), 403), obfuscate(dev('identity_benign'), 404));
   report('own hate vs own benign+identity-benign', 'hate', dev('hate'), [...benignOwn, ...dev('identity_benign'), ...identity.benign]);
@@ -118,7 +120,7 @@ if (only.has('hate')) {
 }
 if (only.has('toxicity')) {
   report('davidson dev offensive|hate vs neither', 'toxicity', [...davBy(0), ...davBy(1)], davBy(2));
-  report('passages: own harassment+hate vs own benign', 'toxicity', passages([...dev('harassment'), ...dev('hate')], passageFillers, 509, 1), passages([...benignOwn, ...dev('identity_benign')], passageFillers, 510, 1));
+  report('passages: own harassment+hate vs own benign', 'toxicity', passages([...dev('harassment'), ...dev('hate')], passageFillers, 509 + seedOffset, 1), passages([...benignOwn, ...dev('identity_benign')], passageFillers, 510, 1));
   report('own harassment+hate vs own benign', 'toxicity', [...dev('harassment'), ...dev('hate')], [...benignOwn, ...dev('identity_benign'), ...identity.benign]);
 }
 if (only.has('spam')) {

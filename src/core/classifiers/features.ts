@@ -80,8 +80,8 @@ export interface TextFeatures {
   chunks: TextFeatures[];
   /**
    * Sentence groups of a text of SENTENCE_SCORING_TOKENS tokens or more (empty when it is shorter or
-   * has a single sentence group). The detectors chosen for it on dev take the max over the whole
-   * text and these groups instead of the windows.
+   * has a single sentence group). The detectors chosen for it on dev take the max over these groups
+   * instead of the windows (round 5: without the whole text beside them).
    */
   sentenceGroups: TextFeatures[];
 }

@@ -37,3 +37,16 @@ test('every code, -128 included, decodes to its float32 level', () => {
   const values = new Float32Array([1, 1, 1, 1]);
   assert.equal(model.margin({ ...computeFeatures('x'), indices, values, length: 4 }), floatMargin(payload, indices, values, 4));
 });
+
+test('a long text with sentence groups is scored by its best group alone, not by the whole text', () => {
+  const text = 'The weather was lovely this afternoon and we had lunch in the garden. Then we walked along the river and fed the ducks. Later we cooked pasta and watched a film together.';
+  const features = computeFeatures(text);
+  assert.ok(features.sentenceGroups.length >= 2);
+  const weights = new Float64Array(FEATURE_COUNT);
+  // A model that rewards every feature of the whole text: the whole text outscores each of its groups.
+  for (let i = 0; i < features.length; i++) weights[features.indices[i]!] = 0.01;
+  const model = decodeModel('test', encodeModel(weights, -3));
+  const best = Math.max(...features.sentenceGroups.map((g) => model.margin(g)));
+  assert.ok(model.margin(features) > best);
+  assert.equal(model.maxSentenceProbability(features), 1 / (1 + Math.exp(-best)));
+});
