@@ -41,9 +41,11 @@ export function moderateResponseJson(body: unknown): string {
 }
 
 /**
- * JSON.stringify(policies), byte for byte, in about half the time: a policy
- * result has a known shape, so its keys are written as constants instead of
- * being discovered, escaped and dispatched one by one. If any policy or label
+ * JSON.stringify(policies), byte for byte: a policy result has a known shape,
+ * so its keys are written as constants instead of being discovered, escaped and
+ * dispatched one by one. It took about half of JSON.stringify's time in the
+ * micro-benchmark it was written against; on the server's real results a later
+ * host measured the two alike (docs/benchmarks.md, run L). If any policy or label
  * departs from that shape (another key or order, another type, an inherited
  * or hidden property, a value JSON has no text for), the whole array is left
  * to JSON.stringify, so the output is the same for any input.
