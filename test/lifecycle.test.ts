@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,41 @@ import { openDatabase } from '../src/db/database.ts';
 
 const moderate = (url: string, key: string, body: unknown) =>
   fetch(`${url}/v1/moderate`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/**
+ * Sends `count` submissions to be stored, all at once, and `signal` to the server once `stopAfter`
+ * of them have been answered, so that it lands while most are in flight. Resolves with the
+ * contentIds the server acknowledged (200).
+ */
+async function submitWhileStopping(
+  server: { url: string; child: ChildProcess },
+  key: string,
+  options: { prefix: string; count: number; stopAfter: number; signal: NodeJS.Signals },
+): Promise<string[]> {
+  let answered = 0;
+  const inFlight = Array.from({ length: options.count }, (_, i) => `${options.prefix}-${i}`).map((contentId) =>
+    moderate(server.url, key, { content: { type: 'text', text: `message ${contentId}` }, contentId }).then(
+      (r) => {
+        if (++answered === options.stopAfter) server.child.kill(options.signal);
+        return r.status === 200 ? contentId : null;
+      },
+      () => null,
+    ),
+  );
+  return (await Promise.all(inFlight)).filter((id): id is string => id !== null);
+}
+
+/** The given contentIds that the store does not hold, read directly while no server runs. */
+async function missingFromStore(env: Record<string, string>, contentIds: readonly string[]): Promise<string[]> {
+  const db = await openDatabase({ databaseUrl: env.DATABASE_URL ?? null, dataDir: env.DATA_DIR });
+  try {
+    const { rows } = await db.query<{ external_id: string }>('SELECT external_id FROM content_items WHERE external_id = ANY($1::text[])', [contentIds]);
+    const stored = new Set(rows.map((row) => row.external_id));
+    return contentIds.filter((id) => !stored.has(id));
+  } finally {
+    await db.close();
+  }
+}
 
 describe('the server as a process: first start, CLI, shutdown', () => {
   let store: Awaited<ReturnType<typeof persistentStore>>;
@@ -82,57 +118,26 @@ describe('the server as a process: first start, CLI, shutdown', () => {
     const fresh = await persistentStore();
     try {
       const server = await startServerProcess({ ...fresh.env, BOOTSTRAP_API_KEY: key });
-      const ids = Array.from({ length: 200 }, (_, i) => `shutdown-${i}`);
-      let answered = 0;
-      // SIGTERM lands while most of the 200 requests are still in flight.
-      const inFlight = ids.map((contentId) =>
-        moderate(server.url, key, { content: { type: 'text', text: `message ${contentId}` }, contentId }).then(
-          (r) => {
-            if (++answered === 10) server.child.kill('SIGTERM');
-            return r.status === 200 ? contentId : null;
-          },
-          () => null,
-        ),
-      );
-      const acknowledged = (await Promise.all(inFlight)).filter((id): id is string => id !== null);
+      const acknowledged = await submitWhileStopping(server, key, { prefix: 'shutdown', count: 200, stopAfter: 10, signal: 'SIGTERM' });
       assert.equal(await exited(server.child), 0);
-
-      // The server is gone: read its store directly.
-      const db = await openDatabase({ databaseUrl: fresh.env.DATABASE_URL ?? null, dataDir: fresh.env.DATA_DIR });
-      try {
-        const { rows } = await db.query<{ external_id: string }>("SELECT external_id FROM content_items WHERE external_id LIKE 'shutdown-%'");
-        const stored = new Set(rows.map((r) => r.external_id));
-        const lost = acknowledged.filter((id) => !stored.has(id));
-        assert.deepEqual(lost, [], 'acknowledged submissions missing from the store');
-      } finally {
-        await db.close();
-      }
+      assert.deepEqual(await missingFromStore(fresh.env, acknowledged), [], 'acknowledged submissions missing from the store');
       assert.ok(acknowledged.length > 0, 'some requests were answered before shutdown');
     } finally {
       await fresh.dispose();
     }
   });
+
   test('a crash (SIGKILL): every acknowledged submission is stored, and the server starts again on the same store', async () => {
     const key = `lifecycle_${randomBytes(16).toString('hex')}`;
     const fresh = await persistentStore();
     try {
       const server = await startServerProcess({ ...fresh.env, BOOTSTRAP_API_KEY: key });
-      const ids = Array.from({ length: 300 }, (_, i) => `crash-${i}`);
-      let answered = 0;
       // The process dies without a chance to finish anything, while most requests are in flight.
-      const inFlight = ids.map((contentId) =>
-        moderate(server.url, key, { content: { type: 'text', text: `message ${contentId}` }, contentId }).then(
-          (r) => {
-            if (++answered === 50) server.child.kill('SIGKILL');
-            return r.status === 200 ? contentId : null;
-          },
-          () => null,
-        ),
-      );
-      const acknowledged = (await Promise.all(inFlight)).filter((id): id is string => id !== null);
+      const count = 300;
+      const acknowledged = await submitWhileStopping(server, key, { prefix: 'crash', count, stopAfter: 50, signal: 'SIGKILL' });
       await exited(server.child);
       assert.ok(acknowledged.length >= 50, `only ${acknowledged.length} requests were answered before the crash`);
-      assert.ok(acknowledged.length < ids.length, 'the crash came after every request was answered; it tests nothing');
+      assert.ok(acknowledged.length < count, 'the crash came after every request was answered; it tests nothing');
 
       // The store recovers on the next start, with every acknowledged item in it.
       const restarted = await startServerProcess({ ...fresh.env, BOOTSTRAP_API_KEY: key });
@@ -143,15 +148,7 @@ describe('the server as a process: first start, CLI, shutdown', () => {
         restarted.child.kill('SIGTERM');
         assert.equal(await exited(restarted.child), 0);
       }
-      const db = await openDatabase({ databaseUrl: fresh.env.DATABASE_URL ?? null, dataDir: fresh.env.DATA_DIR });
-      try {
-        const { rows } = await db.query<{ external_id: string }>("SELECT external_id FROM content_items WHERE external_id LIKE 'crash-%' OR external_id = 'after-crash'");
-        const stored = new Set(rows.map((row) => row.external_id));
-        assert.deepEqual(acknowledged.filter((id) => !stored.has(id)), [], 'acknowledged submissions missing from the store');
-        assert.ok(stored.has('after-crash'));
-      } finally {
-        await db.close();
-      }
+      assert.deepEqual(await missingFromStore(fresh.env, [...acknowledged, 'after-crash']), [], 'acknowledged submissions missing from the store');
     } finally {
       await fresh.dispose();
     }
