@@ -33,8 +33,9 @@ interface ModelSpec {
   /** Uses the dense embedding features (chosen per model on training/dev.ts); otherwise their weights stay zero. */
   embeddings?: boolean;
   /**
-   * Moves the decision boundary to 0.5: the final model's bias is shifted by the log-odds of
-   * the F1-best cut of out-of-fold scores over `rows` (round 5; see spamCalibrationMethod).
+   * Moves the decision boundary to 0.5: the final model's bias is shifted by the margin that the
+   * method of spamCalibrationMethod fits to out-of-fold scores over `rows` (since round 5, where a
+   * Platt fit of them crosses 0.5).
    */
   calibration?: {
     /** The labelled rows the boundary is fit on (the SMS train part), each with its fold. */
