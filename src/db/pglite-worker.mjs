@@ -20,8 +20,8 @@ const toNumber = (value) => Number(value);
  * at all: a COMMIT reached the operating system's page cache only, so an OS crash or a power cut
  * could lose writes that had been acknowledged. A store on disk therefore runs with fsync on and
  * wal_sync_method=fsync, the one sync call Emscripten hands to the file system, and the file
- * system's fsync flushes the real file. Errors come back to PostgreSQL as errno values, so a
- * failed WAL flush stops the store the way it stops a server instead of being ignored.
+ * system's fsync flushes the real file. A failed flush reaches PostgreSQL as the fsync's error
+ * (an errno value), not swallowed.
  */
 /** Files flushed so far; a test reads it (message kind 'stats') to see that commits really reach the disk. */
 let fileSyncs = 0;
