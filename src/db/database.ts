@@ -76,6 +76,16 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   };
   worker.on('error', fail);
   worker.on('exit', () => fail(new Error('The embedded store is closed')));
+  // An answer this thread cannot deserialize (a document nested too deeply for the structured
+  // clone) arrives as 'messageerror' without its id. The worker answers strictly in the order it
+  // was asked, so it belongs to the oldest statement still waiting, which fails instead of hanging.
+  worker.on('messageerror', () => {
+    const oldest = pending.entries().next();
+    if (oldest.done) return;
+    const [id, waiter] = oldest.value;
+    pending.delete(id);
+    waiter.reject(new Error('The embedded store answered with rows that could not be read (nested too deeply)'));
+  });
   await ready;
 
   const send = <Row>(kind: 'query' | 'exec' | 'close', sql?: string, params?: readonly unknown[], name?: string) =>

@@ -96,3 +96,12 @@ test('after close, statements and transactions fail at once instead of waiting f
   await assert.rejects(closed.transaction((tx) => tx.query('SELECT 1')), /embedded store is closed/);
   await closed.close();
 });
+
+test('rows this thread cannot read (a document nested thousands of levels deep) fail their statement instead of hanging it', { timeout: 20_000 }, async () => {
+  await db.exec('CREATE TABLE deep (doc jsonb)');
+  await db.query('INSERT INTO deep VALUES ($1::jsonb)', [`${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`]);
+  const read = db.query('SELECT doc FROM deep');
+  const after = db.query<{ n: number }>('SELECT count(*)::int AS n FROM deep');
+  await assert.rejects(read, /could not be read/);
+  assert.deepEqual((await after).rows, [{ n: 1 }]);
+});
