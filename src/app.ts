@@ -23,6 +23,7 @@ import { actionRoutes } from './routes/actions.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { wordlistRoutes } from './routes/wordlists.ts';
 import { checkStorableStrings, mayHoldUnstorable } from './lib/storable-strings.ts';
+import { jsonNestedDeeperThan, MAX_JSON_DEPTH } from './lib/json-depth.ts';
 import { loadModels as loadClassifierModels } from './core/classifiers/index.ts';
 
 declare module 'fastify' {
@@ -95,21 +96,20 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     if (request.url.includes('%00')) return done(new ApiError('BAD_REQUEST', 'The URL holds an encoded U+0000 (%00), which no path or query parameter may contain'));
     done();
   });
-  // The default JSON parser, then a check that every string can be stored (see lib/storable-strings.ts).
+  // The default JSON parser, then checks that the body can be stored and read back: its depth
+  // (lib/json-depth.ts) and every string (lib/storable-strings.ts).
   const parseJson = app.getDefaultJsonParser('error', 'ignore');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string; // parseAs: 'string'
     parseJson(request, text, (error, parsed) => {
-      if (error || !mayHoldUnstorable(text)) return done(error, parsed);
-      const moderating = request.routeOptions.url === '/v1/moderate';
-      let issues;
-      try {
-        issues = checkStorableStrings(parsed, (path) => moderating && isSubmittedText(path));
-      } catch {
-        // Only a stack overflow can end up here: thousands of levels of nesting.
-        return done(new ApiError('BAD_REQUEST', 'The body is nested too deeply'), undefined);
+      if (error) return done(error, undefined);
+      if (jsonNestedDeeperThan(text, MAX_JSON_DEPTH)) {
+        return done(new ApiError('BAD_REQUEST', `The body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`, [{ message: 'nested too deeply', path: '/' }]), undefined);
       }
+      if (!mayHoldUnstorable(text)) return done(null, parsed);
+      const moderating = request.routeOptions.url === '/v1/moderate';
+      const issues = checkStorableStrings(parsed, (path) => moderating && isSubmittedText(path));
       if (issues.length > 0) return done(new ApiError('BAD_REQUEST', 'Strings must be well-formed Unicode without U+0000', issues), undefined);
       done(null, parsed);
     });

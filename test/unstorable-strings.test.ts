@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { countRows, startTestServer, type TestServer } from './helpers.ts';
 
 // PostgreSQL text cannot hold U+0000 and JSON columns refuse unpaired surrogates: before the
 // check, such strings were accepted and then failed in the store with a 500.
@@ -57,25 +57,33 @@ describe('strings that cannot be stored', () => {
     assert.equal(resubmitted.status, 200);
   });
 
-  test('metadata nested deeper than 32 levels is a 400 (thousands of levels used to overflow the store with a 500)', async () => {
-    const nest = (levels: number, leaf: unknown): unknown => {
-      let value = leaf;
-      for (let i = 0; i < levels; i++) value = i % 2 === 0 ? { a: value } : [value];
-      return value;
-    };
-    const ok = await t.request('POST', '/v1/moderate', { body: { content: { type: 'text', text: 'hi' }, contentId: 'deep-32', metadata: { m: nest(31, 1) } } });
+  test('a body nested more than 64 levels deep is a 400 on every route, so nothing too deep to read back is stored', async () => {
+    const nested = (levels: number): string => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+    // Metadata 60 levels deep sits at 62 levels of the body: accepted and stored.
+    const ok = await t.request('POST', '/v1/moderate', { rawBody: `{"content":{"type":"text","text":"hi"},"contentId":"deep-ok","metadata":{"m":${nested(60)}}}` });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
-    for (const levels of [33, 20_000]) {
-      const r = await t.request('POST', '/v1/moderate', { rawBody: `{"content":{"type":"text","text":"hi"},"contentId":"deep-${levels}","metadata":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}` });
-      assert.equal(r.status, 400, `${levels}: ${JSON.stringify(r.body)}`);
-      assert.equal(r.body.message, 'metadata is nested deeper than 32 levels');
-      assert.equal(r.body.issues[0].path, '/metadata');
+    const before = await Promise.all((['content_items', 'channels', 'authors'] as const).map((table) => countRows(t, table)));
+    const tooDeep = [
+      ['/v1/moderate', (levels: number) => `{"content":{"type":"text","text":"hi"},"contentId":"deep-${levels}","metadata":${nested(levels)}}`],
+      ['/v1/moderate', (levels: number) => `{"content":{"type":"text","text":"hi"},"policies":[{"id":"toxicity","flag":true,"x":${nested(levels)}}]}`],
+      // A channel's policy settings are free-form: 3,000 levels stored once made every later read of the embedded store's channels hang.
+      ['/v1/channels', (levels: number) => `{"key":"deep-${levels}","name":"deep","policies":[{"id":"toxicity","flag":true,"x":${nested(levels)}}]}`],
+      ['/v1/authors', (levels: number) => `{"external_id":"deep-${levels}","metadata":{"x":${nested(levels)}}}`],
+    ] as const;
+    for (const [path, body] of tooDeep) {
+      for (const levels of [70, 3_000, 20_000]) {
+        const r = await t.request('POST', path, { rawBody: body(levels) });
+        assert.equal(r.status, 400, `${path} ${levels}: ${JSON.stringify(r.body)}`);
+        assert.equal(r.body.message, 'The body nests objects and arrays more than 64 levels deep');
+      }
     }
-    // With a string to check, the depth is caught while the body is parsed.
-    const r = await t.request('POST', '/v1/moderate', { rawBody: `{"content":{"type":"text","text":"hi"},"metadata":${'{"a":'.repeat(20_000)}"\u0000"${'}'.repeat(20_000)}}` });
+    // With a string to check as well, the depth is still what is reported.
+    const r = await t.request('POST', '/v1/moderate', { rawBody: `{"content":{"type":"text","text":"hi"},"metadata":${'{"a":'.repeat(20_000)}"\\u0000"${'}'.repeat(20_000)}}` });
     assert.equal(r.status, 400);
-    assert.equal(r.body.code, 'BAD_REQUEST');
-    assert.equal((await t.request('GET', '/healthz')).status, 200);
+    assert.match(r.body.message, /more than 64 levels deep/);
+    // Nothing of the refused bodies was written, and the channels still read.
+    assert.deepEqual(await Promise.all((['content_items', 'channels', 'authors'] as const).map((table) => countRows(t, table))), before);
+    assert.equal((await t.request('GET', '/v1/channels')).status, 200);
   });
 
   test('an encoded U+0000 in a path or query parameter is a 400', async () => {

@@ -48,9 +48,6 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
 
   // validate: what the schema cannot know (channel, policy ids and their settings)
   const channel = await resolveChannel(deps.db, projectId, body.channel);
-  if (body.metadata && nestedDeeperThan(body.metadata, MAX_METADATA_DEPTH)) {
-    throw badRequest(`metadata is nested deeper than ${MAX_METADATA_DEPTH} levels`, [{ message: `more than ${MAX_METADATA_DEPTH} levels of objects and arrays`, path: '/metadata' }]);
-  }
   const policySettings = body.policies ? requestPolicies(body.policies) : channel.config.policies;
   const { texts, media } = splitContent(body.content);
 
@@ -185,21 +182,6 @@ function storedResultJson(
   const unicode = unicodeFindings(fields);
   const optional = (unicode ? `,"unicode":${JSON.stringify(unicode)}` : '') + (shadowFlagged.length > 0 ? `,"shadow_flagged":${JSON.stringify(shadowFlagged)}` : '');
   return `{"evaluation":${JSON.stringify(evaluation)},"recommendation":${JSON.stringify(recommendation)},"policies":${policiesJson},"insights":${JSON.stringify(insights)},"errors":${JSON.stringify(errors)}${optional}}`;
-}
-
-/** Metadata is free-form JSON; thousands of levels would overflow the stack of whatever writes or stores it. */
-const MAX_METADATA_DEPTH = 32;
-
-/** Without recursion, so that the check itself cannot overflow. */
-function nestedDeeperThan(value: unknown, limit: number): boolean {
-  const pending: Array<[unknown, number]> = [[value, 1]];
-  while (pending.length > 0) {
-    const [node, depth] = pending.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth > limit) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
-  }
-  return false;
 }
 
 function requestPolicies(raw: NonNullable<ModerateBody['policies']>): PolicySettings[] {
