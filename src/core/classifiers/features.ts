@@ -73,9 +73,9 @@ export interface TextFeatures {
   phoneCount: number;
   capsRatio: number;
   /**
-   * Sentence groups or windows of at most CHUNK_TOKENS tokens for longer texts (empty
-   * when the text is short). Detectors take the max over them: otherwise one explicit
-   * paragraph in a long story is averaged away by the benign rest.
+   * Windows of at most CHUNK_TOKENS tokens for long texts (empty when the text is short).
+   * Detectors take the max over windows: otherwise one explicit paragraph in a long story
+   * is averaged away by the benign rest.
    */
   chunks: TextFeatures[];
   /**
