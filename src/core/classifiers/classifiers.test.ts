@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeSentiment, classifierPolicies, detectLanguage, loadModels } from './index.ts';
-import { computeFeatures, featuresOf } from './features.ts';
+import { computeFeatures, featuresOf, featuresOfTokens, type TextFeatures } from './features.ts';
+import { lexiconHits, lexiconHitsWithin, lexiconMatches } from './lexicons.ts';
 import type { FieldResult } from '../policy.ts';
 
 const IDS = [
@@ -145,4 +146,63 @@ test('texts of 32+ tokens get sentence groups for the sentence-scored detectors;
   assert.ok(features.sentenceGroups.length >= 2);
   assert.equal(featuresOf('Short message. Another one.').sentenceGroups.length, 0);
   assert.ok(score('violence', text).probability >= score('violence', filler + filler + filler).probability);
+});
+
+/** Everything a model or policy reads from features, as plain values. */
+function comparable(features: TextFeatures) {
+  return {
+    indices: [...features.indices],
+    values: [...features.values],
+    tokens: features.tokens,
+    scores: [...features.lexicon.scores],
+    matches: [...features.lexicon.matches],
+    maxProfanitySeverity: features.lexicon.maxProfanitySeverity,
+  };
+}
+
+test("a long text's windows and sentence groups have the features their tokens have on their own", () => {
+  const sentences = [
+    'I will kill you and your whole family tonight.',
+    'The market was busy and the bread was fresh.',
+    'Those people are vermin and should go back where they came from!',
+    'We fed the ducks by the river, then walked home.',
+    'Go kill yourself, nobody wants you here.',
+    'Call 555 123 4567 now to claim your free prize at http://win.example.com',
+  ];
+  let text = '';
+  for (let i = 0; i < 60; i++) text += sentences[(i * 7) % sentences.length] + (i % 4 === 3 ? '\n' : ' ');
+  const features = computeFeatures(text);
+  assert.ok(features.chunks.length > 3 && features.sentenceGroups.length > 3);
+  for (const part of [...features.chunks, ...features.sentenceGroups]) {
+    assert.deepEqual(comparable(part), comparable(featuresOfTokens([...part.tokens])));
+  }
+  // A word spelled out letter by letter across a sentence break gives the sentences other tokens than the whole text.
+  const spelled = `${'We had a quiet day at home with the family. '.repeat(5)}Then k i. l l them all. ${'The garden was lovely in the sun. '.repeat(5)}`;
+  const spelledFeatures = computeFeatures(spelled);
+  assert.ok(spelledFeatures.sentenceGroups.length > 1);
+  for (const part of spelledFeatures.sentenceGroups) assert.deepEqual(comparable(part), comparable(featuresOfTokens([...part.tokens])));
+});
+
+test('hashed indices stay sorted and distinct for texts long enough to be de-duplicated through a bitmap', () => {
+  const words = Array.from({ length: 3000 }, (_, i) => `w${(i * 7919) % 1000}x`);
+  const features = featuresOfTokens(words);
+  const hashed = [...features.indices].filter((index) => index < 1 << 18);
+  assert.ok(hashed.length > 2000);
+  for (let i = 1; i < hashed.length; i++) assert.ok(hashed[i - 1]! < hashed[i]!, `index ${i}`);
+  // Repeating the text adds no index: presence is binary.
+  assert.deepEqual([...featuresOfTokens([...words, ...words]).indices].filter((index) => index < 1 << 18), hashed);
+});
+
+test('lexicon hits of a run of tokens taken from the whole sequence equal those of the run alone', () => {
+  const tokens = 'i will kill you you stupid bitch go kill yourself i will find you and beat you the muslims are vermin'.split(' ');
+  const matches = lexiconMatches(tokens);
+  for (let from = 0; from < tokens.length; from += 3) {
+    for (let to = from + 1; to <= tokens.length; to += 4) {
+      const within = lexiconHitsWithin(matches, from, to);
+      const alone = lexiconHits(tokens.slice(from, to));
+      assert.deepEqual([...within.scores], [...alone.scores], `${from}-${to}`);
+      assert.deepEqual([...within.matches], [...alone.matches], `${from}-${to}`);
+      assert.equal(within.maxProfanitySeverity, alone.maxProfanitySeverity);
+    }
+  }
 });

@@ -185,7 +185,7 @@ export interface LexiconHits {
   maxProfanitySeverity: number;
 }
 
-interface TermEntry {
+export interface TermEntry {
   categories: number[];
   weights: number[];
 }
@@ -268,31 +268,66 @@ function lookup(table: Map<string, TermEntry>, key: string): TermEntry | undefin
   return undefined;
 }
 
-export function lexiconHits(tokens: string[]): LexiconHits {
+/** A lexicon term found in a token sequence: `words` tokens from `start`. */
+export interface LexiconMatch {
+  start: number;
+  words: number;
+  phrase: string;
+  entry: TermEntry;
+}
+
+/** Every lexicon term of `tokens`, by start and then by length. */
+export function lexiconMatches(tokens: readonly string[]): LexiconMatch[] {
   if (!termTable) termTable = buildTable();
   const table = termTable;
-  const scores = new Float32Array(LEXICON_FEATURES.length);
-  const matches = new Map<number, string[]>();
-  let maxProfanitySeverity = 0;
+  const found: LexiconMatch[] = [];
   for (let i = 0; i < tokens.length; i++) {
     let phrase = '';
     for (let n = 0; n < maxPhraseLength && i + n < tokens.length; n++) {
       if (n > 0 && !phrasePrefixes.has(phrase)) break;
       phrase = n === 0 ? tokens[i]! : `${phrase} ${tokens[i + n]!}`;
       const entry = lookup(table, phrase);
-      if (!entry) continue;
-      for (let k = 0; k < entry.categories.length; k++) {
-        const category = entry.categories[k]!;
-        scores[category]! += entry.weights[k]!;
-        const severityLevel = PROFANITY_SEVERITY_INDEX.indexOf(category);
-        if (severityLevel >= 0) maxProfanitySeverity = Math.max(maxProfanitySeverity, severityLevel + 1);
-        const list = matches.get(category);
-        if (!list) matches.set(category, [phrase]);
-        else if (list.length < 8) list.push(phrase);
-      }
+      if (entry) found.push({ start: i, words: n + 1, phrase, entry });
     }
   }
-  return { scores, matches, maxProfanitySeverity };
+  return found;
+}
+
+/**
+ * The hits of the tokens `from` to `to` (exclusive) of the sequence `matches` was found in. A match
+ * depends only on its own tokens, so a window of a long text takes its hits from the whole text's
+ * matches instead of looking every phrase up again: the same hits, added in the same order.
+ */
+export function lexiconHitsWithin(matches: readonly LexiconMatch[], from: number, to: number): LexiconHits {
+  const scores = new Float32Array(LEXICON_FEATURES.length);
+  const byCategory = new Map<number, string[]>();
+  let maxProfanitySeverity = 0;
+  // Matches are ordered by start: skip to the first one at `from` or later.
+  let low = 0;
+  let high = matches.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (matches[middle]!.start < from) low = middle + 1;
+    else high = middle;
+  }
+  for (let m = low; m < matches.length && matches[m]!.start < to; m++) {
+    const { start, words, phrase, entry } = matches[m]!;
+    if (start + words > to) continue;
+    for (let k = 0; k < entry.categories.length; k++) {
+      const category = entry.categories[k]!;
+      scores[category]! += entry.weights[k]!;
+      const severityLevel = PROFANITY_SEVERITY_INDEX.indexOf(category);
+      if (severityLevel >= 0) maxProfanitySeverity = Math.max(maxProfanitySeverity, severityLevel + 1);
+      const list = byCategory.get(category);
+      if (!list) byCategory.set(category, [phrase]);
+      else if (list.length < 8) list.push(phrase);
+    }
+  }
+  return { scores, matches: byCategory, maxProfanitySeverity };
+}
+
+export function lexiconHits(tokens: readonly string[]): LexiconHits {
+  return lexiconHitsWithin(lexiconMatches(tokens), 0, tokens.length);
 }
 
 export function lexiconScore(hits: LexiconHits, category: string): number {
