@@ -248,14 +248,11 @@ function tokenTable(tokens: readonly string[]): TokenTable {
   const rows = new Int32Array(count);
   const vectors = wordVectors();
   const withVectors = vectors.dimensions === EMBEDDING_DIMENSIONS;
-  let gramCount = 0;
-  for (let t = 0; t < count; t++) {
-    const token = tokens[t]!;
-    const placeholder = token.startsWith('__');
-    // A word padded with spaces has 3–5-grams: (L + 2 - size + 1) of each size.
-    if (!placeholder) gramCount += 3 * token.length;
-  }
-  const grams = new Int32Array(gramCount);
+  // A word of L characters, padded with a space on each side, has at most L + 3 - size n-grams of each
+  // size from 3 to 5: fewer than 3 L in all.
+  let gramCapacity = 0;
+  for (const token of tokens) if (!token.startsWith('__')) gramCapacity += 3 * token.length;
+  const grams = new Int32Array(gramCapacity);
   let g = 0;
   let previous = 0;
   for (let t = 0; t < count; t++) {
