@@ -183,14 +183,18 @@ test("a long text's windows and sentence groups have the features their tokens h
   for (const part of spelledFeatures.sentenceGroups) assert.deepEqual(comparable(part), comparable(featuresOfTokens([...part.tokens])));
 });
 
-test('hashed indices stay sorted and distinct for texts long enough to be de-duplicated through a bitmap', () => {
-  const words = Array.from({ length: 3000 }, (_, i) => `w${(i * 7919) % 1000}x`);
-  const features = featuresOfTokens(words);
-  const hashed = [...features.indices].filter((index) => index < 1 << 18);
-  assert.ok(hashed.length > 2000);
-  for (let i = 1; i < hashed.length; i++) assert.ok(hashed[i - 1]! < hashed[i]!, `index ${i}`);
-  // Repeating the text adds no index: presence is binary.
-  assert.deepEqual([...featuresOfTokens([...words, ...words]).indices].filter((index) => index < 1 << 18), hashed);
+test('more hashed indices than a sort handles well are de-duplicated through a bitmap to the same sorted set', () => {
+  // A run repeated: its n-grams are those of the run twice over (the repeat adds only the wrap-around ones),
+  // so 2 copies (under 2,000 indices: sorted) and 60 copies (tens of thousands: the bitmap) give one set.
+  const run = Array.from({ length: 40 }, (_, i) => `w${(i * 7919) % 1000}x`);
+  const hashedOf = (copies: number) => {
+    const tokens = Array.from({ length: copies }, () => run).flat();
+    return [...featuresOfTokens(tokens).indices].filter((index) => index < 1 << 18);
+  };
+  const sorted = hashedOf(2);
+  assert.ok(sorted.length > 100 && sorted.length < 1000);
+  for (let i = 1; i < sorted.length; i++) assert.ok(sorted[i - 1]! < sorted[i]!, `index ${i}`);
+  assert.deepEqual(hashedOf(60), sorted);
 });
 
 test('lexicon hits of a run of tokens taken from the whole sequence equal those of the run alone', () => {

@@ -404,8 +404,8 @@ function sortedUniqueBySort(n: number): number {
 
 /**
  * Above this many indices, marking them in a bitmap of the hash space and reading it back in
- * order beats sorting: the same sorted, distinct indices, in 1.6 instead of 30 ms for the 450,000
- * of a 100,000-character text; below it the sort wins.
+ * order beats sorting: the same sorted, distinct indices, in 0.55 instead of 21 ms for the
+ * 324,000 (26,000 distinct) of 100,000 characters of prose; at 2,000 the two are about even.
  */
 const BITMAP_MIN_COUNT = 2000;
 const seen = new Int32Array(HASH_SIZE >>> 5);
