@@ -77,3 +77,25 @@ test('a contentId sent twice in one batch is one item, the later one winning, al
     { external_id: 'twice', flag_probability: 0.2 },
   ]);
 });
+
+test('a stored evaluation of a few kB is compressed with lz4 where the server has it, and every size reads back whole', async () => {
+  const policies = Array.from({ length: 30 }, (_, i) => ({ id: `policy_${i}`, type: 'classifier', probability: i / 100, flagged: false }));
+  const mid = JSON.stringify({ policies }); // about 2 kB, like the result of a short message
+  const huge = JSON.stringify({ policies: Array.from({ length: 40 }, () => policies).flat() });
+  const longText = 'a moderately long message about gardens. '.repeat(2_500);
+  await storeContent(db, [
+    submission('mid-sized', { resultJson: mid }),
+    submission('huge', { resultJson: huge, content: { type: 'text', text: longText } }),
+  ]);
+  const { rows } = await db.query<{ external_id: string; method: string | null; result: unknown; content: { text: string } }>(
+    "SELECT external_id, pg_column_compression(result) AS method, result, content FROM content_items WHERE external_id IN ('mid-sized', 'huge') ORDER BY external_id",
+  );
+  assert.deepEqual(rows.map((r) => [r.external_id, r.result]), [['huge', JSON.parse(huge)], ['mid-sized', JSON.parse(mid)]]);
+  assert.equal(rows[0]!.content.text, longText);
+  const { rows: methods } = await db.query<{ lz4: boolean }>(
+    "SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'",
+  );
+  // Migration 0014: lz4 for rows over 1,536 bytes where the server was built with it; without it
+  // (the embedded store) rows of up to 8 kB stay uncompressed, as migration 0012 set.
+  assert.equal(rows[1]!.method, methods[0]!.lz4 ? 'lz4' : null);
+});
