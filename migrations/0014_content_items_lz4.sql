@@ -5,6 +5,7 @@
 -- these rows) cost more than it saved: rows above 1,536 bytes now compress their largest documents
 -- first and shrink to about 1.1 kB, seven to a page. The target sits above such compressed rows so
 -- that they stay inline instead of moving to the TOAST table.
+-- Neither setting rewrites the table: rows already stored stay as they are, new ones are compressed.
 -- PostgreSQL built without lz4 (and the embedded store) rejects the method: those keep 0012's
 -- uncompressed rows.
 DO $$
