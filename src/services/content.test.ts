@@ -78,24 +78,28 @@ test('a contentId sent twice in one batch is one item, the later one winning, al
   ]);
 });
 
-test('a stored evaluation of a few kB is compressed with lz4 where the server has it, and every size reads back whole', async () => {
+test('a row over about 2 kB has its stored evaluation compressed with lz4 where the server has it; smaller rows are not; every size reads back whole', async () => {
   const policies = Array.from({ length: 30 }, (_, i) => ({ id: `policy_${i}`, type: 'classifier', probability: i / 100, flagged: false }));
-  const mid = JSON.stringify({ policies }); // about 2 kB, like the result of a short message
+  const small = JSON.stringify({ policies: policies.slice(0, 15) }); // a row of about 1.4 kB
+  const mid = JSON.stringify({ policies }); // about 2.2 kB, like the result of a 280-character message
   const huge = JSON.stringify({ policies: Array.from({ length: 40 }, () => policies).flat() });
   const longText = 'a moderately long message about gardens. '.repeat(2_500);
   await storeContent(db, [
+    submission('small', { resultJson: small }),
     submission('mid-sized', { resultJson: mid }),
     submission('huge', { resultJson: huge, content: { type: 'text', text: longText } }),
   ]);
   const { rows } = await db.query<{ external_id: string; method: string | null; result: unknown; content: { text: string } }>(
-    "SELECT external_id, pg_column_compression(result) AS method, result, content FROM content_items WHERE external_id IN ('mid-sized', 'huge') ORDER BY external_id",
+    "SELECT external_id, pg_column_compression(result) AS method, result, content FROM content_items WHERE external_id IN ('small', 'mid-sized', 'huge') ORDER BY external_id",
   );
-  assert.deepEqual(rows.map((r) => [r.external_id, r.result]), [['huge', JSON.parse(huge)], ['mid-sized', JSON.parse(mid)]]);
+  assert.deepEqual(rows.map((r) => [r.external_id, r.result]), [['huge', JSON.parse(huge)], ['mid-sized', JSON.parse(mid)], ['small', JSON.parse(small)]]);
   assert.equal(rows[0]!.content.text, longText);
   const { rows: methods } = await db.query<{ lz4: boolean }>(
     "SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'",
   );
-  // Migration 0014: lz4 for rows over 1,536 bytes where the server was built with it; without it
-  // (the embedded store) rows of up to 8 kB stay uncompressed, as migration 0012 set.
+  // Migration 0014: lz4 once a row passes PostgreSQL's compression threshold (2,032 bytes) where the
+  // server was built with it; without it (the embedded store) rows of up to 8 kB stay uncompressed,
+  // as migration 0012 set. Below the threshold nothing is compressed on either store.
   assert.equal(rows[1]!.method, methods[0]!.lz4 ? 'lz4' : null);
+  assert.equal(rows[2]!.method, null);
 });
