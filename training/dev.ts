@@ -121,6 +121,7 @@ if (only.has('hate')) {
 if (only.has('toxicity')) {
   report('davidson dev offensive|hate vs neither', 'toxicity', [...davBy(0), ...davBy(1)], davBy(2));
   report('passages: own harassment+hate vs own benign', 'toxicity', passages([...dev('harassment'), ...dev('hate')], passageFillers, 509 + seedOffset, 1), passages([...benignOwn, ...dev('identity_benign')], passageFillers, 510 + seedOffset, 1));
+  report('identity templates dev', 'toxicity', identity.hateful, identity.benign);
   report('own harassment+hate vs own benign', 'toxicity', [...dev('harassment'), ...dev('hate')], [...benignOwn, ...dev('identity_benign'), ...identity.benign]);
 }
 if (only.has('spam')) {

@@ -211,10 +211,11 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'sexual',
+      embeddings: true,
       seed: 103,
       positives: [{ ...sexual, weight: 2 }],
       negatives: [{ ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, violence, selfHarm, harassment, { ...flirtation, weight: 0.5 }, davNeither, olidNot, generalTweets, toxNeutral, identityNeutral, identityBenignOwn, { ...davOffensive, weight: 0.5 }, { ...olidOff, weight: 0.5 }, { ...hatEvalHate, weight: 0.5 }],
-      l2: 1e-5,
+      l2: 1e-3,
     },
     {
       name: 'violence',
@@ -222,7 +223,7 @@ export function buildSpecs(): ModelSpec[] {
       seed: 104,
       positives: [violence, violentHate],
       negatives: [{ ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, sexual, selfHarm, harassment, davNeither, davOffensive, olidNot, { ...olidOff, weight: 0.5 }, hatEvalNot, generalTweets, toxNeutral, identityNeutral, identityBenignOwn, nonViolentAbuse],
-      l2: 1e-5,
+      l2: 1e-4,
     },
     {
       name: 'self_harm',

@@ -1,0 +1,70 @@
+/**
+ * `npx tsx training/dev-transfer.ts`: domain transfer on the TRAIN data. Each task trains a model
+ * without one whole source (both its classes) and scores that source, or, for the categories that
+ * only have hand-written lines, without the last 30% of those files (lines of later rounds, in other
+ * styles) and scores them. training/dev.ts scores lines of the same style as the training lines, so
+ * it favours memorising them; these tasks judge a variant on text the model never saw the like of,
+ * as the evaluation-only sets are (round 6). Only TRAIN data is read.
+ *
+ * Comparison knobs: OM_X_ONLY=model[,model] runs those models' tasks only; OM_X_L2=x trains with that
+ * L2 instead of the spec's; OM_X_EMBEDDINGS=all|none overrides the spec's embedding choice.
+ */
+import { buildSpecs } from './train-all.ts';
+import { trainLogistic } from './logistic.ts';
+import { rocAuc, averagePrecision } from './metrics.ts';
+import { computeFeatures, EMBEDDING_BASE } from '../src/core/classifiers/features.ts';
+import { decodeModel, encodeModel } from '../src/core/classifiers/linear-model.ts';
+import { loadModels } from '../src/core/classifiers/models.ts';
+import { ownSentences } from './datasets.ts';
+
+loadModels();
+const specs = buildSpecs();
+const cache = new Map<string, ReturnType<typeof computeFeatures>>();
+const featurize = (text: string) => {
+  let f = cache.get(text);
+  if (!f) cache.set(text, (f = computeFeatures(text)));
+  return f;
+};
+
+interface Task { model: string; heldOut?: string[]; tail?: { positive: string; negative: string[] } }
+const only = process.env.OM_X_ONLY?.split(',');
+const tasks: Task[] = [
+  { model: 'hate', heldOut: ['toxigen:'] },
+  { model: 'hate', heldOut: ['hateval:'] },
+  { model: 'hate', heldOut: ['davidson:'] },
+  { model: 'toxicity', heldOut: ['olid:'] },
+  { model: 'toxicity', heldOut: ['toxigen:'] },
+  { model: 'violence', tail: { positive: 'violence', negative: ['hard_negatives', 'harassment', 'sexual', 'self_harm', 'nonprotected_abuse'] } },
+  { model: 'sexual', tail: { positive: 'sexual', negative: ['hard_negatives', 'harassment', 'violence', 'flirtation', 'self_harm'] } },
+  { model: 'self_harm', tail: { positive: 'self_harm', negative: ['hard_negatives', 'harassment', 'violence', 'sexual'] } },
+];
+/** The last TAIL share of a hand-written file: lines written in later rounds, of other styles than the earlier ones. */
+const TAIL = 0.3;
+const tailOf = (name: string): string[] => {
+  const lines = ownSentences(name, 'all');
+  return lines.slice(Math.floor(lines.length * (1 - TAIL)));
+};
+const l2Override = process.env.OM_X_L2 ? Number(process.env.OM_X_L2) : undefined;
+const embeddingsOverride = process.env.OM_X_EMBEDDINGS;
+for (const task of tasks.filter((t) => !only || only.includes(t.model))) {
+  const spec = specs.find((s) => s.name === task.model)!;
+  const held = (name: string) => (task.heldOut ?? []).some((prefix) => name.startsWith(prefix));
+  const tailPositives = task.tail ? tailOf(task.tail.positive) : [];
+  const tailNegatives = task.tail ? task.tail.negative.flatMap(tailOf) : [];
+  const tailLines = [...tailPositives, ...tailNegatives];
+  const containsTail = (text: string) => tailLines.some((line) => text.includes(line));
+  const examples = [];
+  for (const [sources, label] of [[spec.positives, 1], [spec.negatives, 0]] as const) {
+    for (const source of sources) if (!held(source.name)) for (const text of source.texts) if (text.trim() && !containsTail(text)) examples.push({ features: featurize(text), label, weight: source.weight ?? 1 });
+  }
+  const embeddings = embeddingsOverride ? embeddingsOverride === 'all' : spec.embeddings === true;
+  const fit = trainLogistic(examples, { seed: spec.seed, epochs: spec.epochs ?? 6, l2: l2Override ?? spec.l2, maxClassWeight: spec.maxClassWeight, featureLimit: embeddings ? undefined : EMBEDDING_BASE });
+  const model = decodeModel(spec.name, encodeModel(fit.weights, fit.bias));
+  const scored = (sources: typeof spec.positives) => sources.filter((s) => held(s.name)).flatMap((s) => s.texts).map((t) => model.maxSentenceProbability(featurize(t)));
+  const score = (t: string) => (task.model === 'sexual' ? model.maxWindowProbability(featurize(t)) : model.maxSentenceProbability(featurize(t)));
+  const pos = task.tail ? tailPositives.map(score) : scored(spec.positives);
+  const neg = task.tail ? tailNegatives.map(score) : scored(spec.negatives);
+  const scores = [...pos, ...neg];
+  const labels = [...pos.map(() => 1), ...neg.map(() => 0)];
+  console.log(`${task.model.padEnd(9)} without ${(task.heldOut ?? ['own tail']).join('+').padEnd(10)} +${String(pos.length).padEnd(5)} -${String(neg.length).padEnd(6)} AUC ${rocAuc(scores, labels).toFixed(4)} AP ${averagePrecision(scores, labels).toFixed(4)}`);
+}
