@@ -7,7 +7,8 @@
  * as the evaluation-only sets are (round 6). Only TRAIN data is read.
  *
  * Comparison knobs: OM_X_ONLY=model[,model] runs those models' tasks only; OM_X_L2=x trains with that
- * L2 instead of the spec's; OM_X_EMBEDDINGS=all|none overrides the spec's embedding choice.
+ * L2 instead of the spec's; OM_X_EPOCHS=n that many epochs; OM_X_WEIGHT=prefix=w[,…] weight w for the sources whose
+ * name starts with prefix; OM_X_EMBEDDINGS=all|none overrides the spec's embedding choice.
  */
 import { buildSpecs } from './train-all.ts';
 import { trainLogistic } from './logistic.ts';
@@ -44,6 +45,13 @@ const tailOf = (name: string): string[] => {
   const lines = ownSentences(name, 'all');
   return lines.slice(Math.floor(lines.length * (1 - TAIL)));
 };
+const epochsOverride = process.env.OM_X_EPOCHS ? Number(process.env.OM_X_EPOCHS) : undefined;
+/** OM_X_WEIGHT=source-name-prefix=weight[,…]: another weight for those sources. */
+const weightOverrides = (process.env.OM_X_WEIGHT ?? '').split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string]);
+const weightOf = (source: { name: string; weight?: number }): number => {
+  const hit = weightOverrides.find(([prefix]) => source.name.startsWith(prefix));
+  return hit ? Number(hit[1]) : (source.weight ?? 1);
+};
 const l2Override = process.env.OM_X_L2 ? Number(process.env.OM_X_L2) : undefined;
 const embeddingsOverride = process.env.OM_X_EMBEDDINGS;
 for (const task of tasks.filter((t) => !only || only.includes(t.model))) {
@@ -55,10 +63,10 @@ for (const task of tasks.filter((t) => !only || only.includes(t.model))) {
   const containsTail = (text: string) => tailLines.some((line) => text.includes(line));
   const examples = [];
   for (const [sources, label] of [[spec.positives, 1], [spec.negatives, 0]] as const) {
-    for (const source of sources) if (!held(source.name)) for (const text of source.texts) if (text.trim() && !containsTail(text)) examples.push({ features: featurize(text), label, weight: source.weight ?? 1 });
+    for (const source of sources) if (!held(source.name)) for (const text of source.texts) if (text.trim() && !containsTail(text)) examples.push({ features: featurize(text), label, weight: weightOf(source) });
   }
   const embeddings = embeddingsOverride ? embeddingsOverride === 'all' : spec.embeddings === true;
-  const fit = trainLogistic(examples, { seed: spec.seed, epochs: spec.epochs ?? 6, l2: l2Override ?? spec.l2, maxClassWeight: spec.maxClassWeight, featureLimit: embeddings ? undefined : EMBEDDING_BASE });
+  const fit = trainLogistic(examples, { seed: spec.seed, epochs: epochsOverride ?? spec.epochs ?? 6, l2: l2Override ?? spec.l2, maxClassWeight: spec.maxClassWeight, featureLimit: embeddings ? undefined : EMBEDDING_BASE });
   const model = decodeModel(spec.name, encodeModel(fit.weights, fit.bias));
   const scored = (sources: typeof spec.positives) => sources.filter((s) => held(s.name)).flatMap((s) => s.texts).map((t) => model.maxSentenceProbability(featurize(t)));
   const score = (t: string) => (task.model === 'sexual' ? model.maxWindowProbability(featurize(t)) : model.maxSentenceProbability(featurize(t)));
