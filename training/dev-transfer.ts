@@ -6,9 +6,8 @@
  * it favours memorising them; these tasks judge a variant on text the model never saw the like of,
  * as the evaluation-only sets are (round 6). Only TRAIN data is read; the word vectors are the shipped ones.
  *
- * Comparison knobs: OM_X_ONLY=model[,model] runs those models' tasks only; OM_X_L2=x trains with that
- * L2 instead of the spec's; OM_X_EPOCHS=n that many epochs; OM_X_WEIGHT=prefix=w[,…] weight w for the sources whose
- * name starts with prefix; OM_X_EMBEDDINGS=all|none overrides the spec's embedding choice.
+ * Comparison knobs (docs/configuration.md): OPEN_MODERATION_TRANSFER_ONLY, _L2, _EPOCHS, _WEIGHTS and
+ * _EMBEDDINGS.
  */
 import { buildSpecs } from './train-all.ts';
 import { trainLogistic } from './logistic.ts';
@@ -28,7 +27,7 @@ const featurize = (text: string) => {
 };
 
 interface Task { model: string; heldOut?: string[]; tail?: { positive: string; negative: string[] } }
-const only = process.env.OM_X_ONLY?.split(',');
+const only = process.env.OPEN_MODERATION_TRANSFER_ONLY?.split(',');
 const WINDOW_SCORED = new Set(['toxicity', 'sexual']);
 const tasks: Task[] = [
   { model: 'hate', heldOut: ['toxigen:'] },
@@ -46,15 +45,15 @@ const tailOf = (name: string): string[] => {
   const lines = ownSentences(name, 'all');
   return lines.slice(Math.floor(lines.length * (1 - TAIL)));
 };
-const epochsOverride = process.env.OM_X_EPOCHS ? Number(process.env.OM_X_EPOCHS) : undefined;
-/** OM_X_WEIGHT=source-name-prefix=weight[,…]: another weight for those sources. */
-const weightOverrides = (process.env.OM_X_WEIGHT ?? '').split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string]);
+const epochsOverride = process.env.OPEN_MODERATION_TRANSFER_EPOCHS ? Number(process.env.OPEN_MODERATION_TRANSFER_EPOCHS) : undefined;
+/** OPEN_MODERATION_TRANSFER_WEIGHTS=prefix=weight[,…]: another weight for the sources whose name starts with prefix. */
+const weightOverrides = (process.env.OPEN_MODERATION_TRANSFER_WEIGHTS ?? '').split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string]);
 const weightOf = (source: { name: string; weight?: number }): number => {
   const hit = weightOverrides.find(([prefix]) => source.name.startsWith(prefix));
   return hit ? Number(hit[1]) : (source.weight ?? 1);
 };
-const l2Override = process.env.OM_X_L2 ? Number(process.env.OM_X_L2) : undefined;
-const embeddingsOverride = process.env.OM_X_EMBEDDINGS;
+const l2Override = process.env.OPEN_MODERATION_TRANSFER_L2 ? Number(process.env.OPEN_MODERATION_TRANSFER_L2) : undefined;
+const embeddingsOverride = process.env.OPEN_MODERATION_TRANSFER_EMBEDDINGS;
 for (const task of tasks.filter((t) => !only || only.includes(t.model))) {
   const spec = specs.find((s) => s.name === task.model)!;
   const held = (name: string) => (task.heldOut ?? []).some((prefix) => name.startsWith(prefix));
