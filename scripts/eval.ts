@@ -13,6 +13,7 @@ import type { FieldResult, Policy } from '../src/core/policy.ts';
 import { parseCsvObjects } from '../training/csv.ts';
 import { DATASETS_DIR, davidson, smsSpam, tweetEval, tweetEvalSentiment, youtubeSpam } from '../training/datasets.ts';
 import { averagePrecision, rocAuc, thresholdMetrics } from '../training/metrics.ts';
+import { withoutHarmWords } from '../training/train-all.ts';
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, print: { type: 'boolean' } } });
 const outputPath = resolve(values.out ?? resolve(REPO_ROOT, 'docs/evaluation-classifiers.md'));
@@ -134,6 +135,30 @@ binary('Davidson held-out 10% — hate', 'hate', davTest.map((e) => ({ text: e.t
 binary('SMS spam held-out 20%', 'spam', smsSpam('test'));
 binary('YouTube spam held-out video 09', 'spam', youtubeSpam('test'));
 binary('YouTube spam held-out video 09', 'self_promotion', youtubeSpam('test'));
+
+// False flags on ordinary messages: the ham of the SMS and YouTube test splits (real personal texts and comments;
+// some are rude or sexual, so also without any hit in the harm and profanity lexicons) and a probe of everyday
+// messages written for this project and never trained on (training/probes/everyday.txt, round 7).
+const FALSE_FLAG_POLICIES = ['toxicity', 'hate', 'sexual', 'violence', 'self_harm', 'flirtation', 'spam'];
+const smsHamTest = smsSpam('test').filter((e) => e.label === 0).map((e) => e.text);
+const everydayProbe = readFileSync(resolve(REPO_ROOT, 'training/probes/everyday.txt'), 'utf8').split('\n').filter((line) => line.trim() && !line.startsWith('#'));
+const falseFlagSets: Array<[string, string[]]> = [
+  ['SMS ham, test split', smsHamTest],
+  ['SMS ham, test split, without harm or profanity words', withoutHarmWords(smsHamTest)],
+  ['YouTube ham, held-out video 09', youtubeSpam('test').filter((e) => e.label === 0).map((e) => e.text)],
+  ['Everyday probe (own, never trained on)', everydayProbe],
+];
+const falseFlagRows = falseFlagSets.map(([set, items]) => {
+  const cells = FALSE_FLAG_POLICIES.map((policyId) => {
+    const threshold = policies.get(policyId)!.defaultThreshold;
+    const flagged = items.filter((text) => probability(policyId, text) >= threshold).length;
+    return `${flagged} (${((100 * flagged) / items.length).toFixed(1)}%)`;
+  });
+  if (values.print) console.log(`false flags ${set}: ${cells.join(', ')}`);
+  return `| ${set} | ${items.length} | ${cells.join(' | ')} |`;
+});
+const falseFlagTable = [`| set | messages | ${FALSE_FLAG_POLICIES.join(' | ')} |`, `|---|---:|${FALSE_FLAG_POLICIES.map(() => '---:').join('|')}|`, ...falseFlagRows].join('\n');
+
 const politicalTest = ['abortion', 'climate', 'feminist', 'hillary'].flatMap((topic) => tweetEval(`stance_${topic}`, 'test').map((e) => ({ text: e.text, label: 1 })));
 const nonPoliticalTest = [...tweetEval('stance_atheism', 'test'), ...tweetEval('emotion', 'test')].map((e) => ({ text: e.text, label: 0 }));
 binary('TweetEval stance (abortion, climate, feminist, hillary) vs atheism+emotion test', 'political', [...politicalTest, ...nonPoliticalTest]);
@@ -202,6 +227,7 @@ const report = template
   .replace('{{HATECHECK_FUNCTIONALITIES}}', functionalityRows)
   .replace('{{BIAS}}', table((r) => r.set.startsWith('Bias') || r.set.startsWith('Wikipedia')))
   .replace('{{HELDOUT}}', `${table((r) => !r.set.startsWith('OpenAI') && !r.set.startsWith('Bias') && !r.set.startsWith('Wikipedia'))}\n\n${tweetEvalMacro}`)
+  .replace('{{FALSE_FLAGS}}', falseFlagTable)
   .replace('{{SENTIMENT_MACRO_RECALL}}', fmt(sentimentMacroRecall))
   .replace('{{SENTIMENT_ACCURACY}}', fmt(sentimentAccuracy))
   .replace('{{SENTIMENT_CONFUSION}}', confusion.map((row, i) => `| ${sentimentNames[i]} | ${row.join(' | ')} |`).join('\n'))

@@ -65,6 +65,19 @@ test('sexual, violence and self-harm detectors fire on clear cases only', () => 
   assert.ok(score('self_harm', 'How do I kill a process in Linux?').probability < 0.5);
 });
 
+test('ordinary messages that ask to be contacted or start with "I\'ll" pass the harm policies', () => {
+  // Each of these scored 0.59 to 0.92 on one harm policy before round 7 trained on ordinary chat (training/train-all.ts).
+  const ordinary = [
+    'If anyone wants to help water on weekends, send me a message.',
+    "Send over the draft when it's ready and I'll proofread it.",
+    "I'll be late...",
+    "Awesome, I'll see you in a bit",
+  ];
+  for (const text of ordinary) {
+    for (const id of ['toxicity', 'hate', 'sexual', 'violence', 'self_harm']) assert.ok(score(id, text).probability < 0.5, `${id} ${score(id, text).probability}: ${text}`);
+  }
+});
+
 test('self-harm labels distinguish intent from instructions', () => {
   const labels = new Map((score('self_harm', 'What is the most painless way to kill myself?').labels ?? []).map((l) => [l.id, l.probability]));
   assert.ok(labels.has('intent') && labels.has('instructions'));
