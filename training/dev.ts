@@ -125,7 +125,7 @@ if (only.has('toxicity')) {
   report('own harassment+hate vs own benign', 'toxicity', [...dev('harassment'), ...dev('hate')], [...benignOwn, ...dev('identity_benign'), ...identity.benign]);
 }
 // Round 7: ordinary messages that should pass. The probe file is never trained on; the everyday dev lines are the
-// held-out part of training/sentences/everyday.txt. Printed: the share at or above the default threshold of 0.5.
+// held-out part of training/sentences/everyday.txt. Printed: how many score at or above the default threshold of 0.5.
 const { withoutHarmWords } = await import('./train-all.ts');
 const smsHamDev = smsSpam('dev').filter((e) => e.label === 0).map((e) => e.text);
 const everydayProbe = readFileSync(new URL('./probes/everyday.txt', import.meta.url), 'utf8').split('\n').filter((line) => line.trim() && !line.startsWith('#'));

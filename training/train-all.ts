@@ -104,25 +104,21 @@ export function passages(core: string[], fillers: string[], seed: number, perIte
   return out;
 }
 
-const HARM_LEXICONS = ['insult', 'hostility', 'dehumanizing', 'violence', 'threat', 'gore', 'self_harm', 'sexual', 'flirt', 'adult', 'prof_mild', 'prof_strong', 'prof_severe', 'slur_race', 'slur_gender_orientation', 'slur_disability', 'prof_sexual'];
-/** Texts with no hit in the harm and profanity lexicons. */
-export function withoutHarmWords(items: string[]): string[] {
-  const categories = HARM_LEXICONS.map(lexiconIndex);
+/** Texts with no hit in any of these lexicon categories. */
+function withoutHits(items: string[], lexicons: readonly string[]): string[] {
+  const categories = lexicons.map(lexiconIndex);
   return items.filter((text) => {
     const hits = lexiconHits(tokensOf(text));
     return categories.every((c) => hits.scores[c] === 0);
   });
 }
 
-const VIOLENT_LEXICONS = ['violence', 'threat', 'gore'];
+const HARM_LEXICONS = ['insult', 'hostility', 'dehumanizing', 'violence', 'threat', 'gore', 'self_harm', 'sexual', 'flirt', 'adult', 'prof_mild', 'prof_strong', 'prof_severe', 'slur_race', 'slur_gender_orientation', 'slur_disability', 'prof_sexual'];
+/** Texts with no hit in the harm and profanity lexicons. */
+export const withoutHarmWords = (items: string[]): string[] => withoutHits(items, HARM_LEXICONS);
+
 /** Texts with no hit in the violence, threat or gore lexicons. */
-function withoutViolentWords(items: string[]): string[] {
-  const categories = VIOLENT_LEXICONS.map(lexiconIndex);
-  return items.filter((text) => {
-    const hits = lexiconHits(tokensOf(text));
-    return categories.every((c) => hits.scores[c] === 0);
-  });
-}
+const withoutViolentWords = (items: string[]): string[] => withoutHits(items, ['violence', 'threat', 'gore']);
 
 /** Texts with at least one hit in the violence, threat or gore lexicons. */
 function withViolentWords(items: string[]): string[] {
@@ -145,7 +141,6 @@ export function buildSpecs(): ModelSpec[] {
 
   const own = (name: string) => ownSentences(name);
   const neutral: Source = { name: 'own:neutral', texts: own('neutral') };
-  // Round 7: ordinary chat, marketplace and game messages (contact requests, idioms with harmful-looking words).
   // Round 7, negatives of the harm models: ordinary conversation they had not seen, which they flagged for words
   // like "I'll", "bed" or "send me" (training/dev.ts, SMS ham dev rows and training/probes/everyday.txt). Real
   // personal texts and video comments (the ham of the spam sets' train parts, those with no harm or profanity word:
