@@ -11,7 +11,7 @@ import { sentimentScores } from '../src/core/classifiers/sentiment.ts';
 import { REPO_ROOT } from '../src/core/classifiers/paths.ts';
 import type { FieldResult, Policy } from '../src/core/policy.ts';
 import { parseCsvObjects } from '../training/csv.ts';
-import { DATASETS_DIR, davidson, smsSpam, tweetEval, tweetEvalSentiment, youtubeSpam } from '../training/datasets.ts';
+import { DATASETS_DIR, davidson, everydayProbe, smsSpam, tweetEval, tweetEvalSentiment, youtubeSpam } from '../training/datasets.ts';
 import { averagePrecision, rocAuc, thresholdMetrics } from '../training/metrics.ts';
 import { withoutHarmWords } from '../training/train-all.ts';
 
@@ -141,12 +141,11 @@ binary('YouTube spam held-out video 09', 'self_promotion', youtubeSpam('test'));
 // messages written for this project and never trained on (training/probes/everyday.txt, round 7).
 const FALSE_FLAG_POLICIES = ['toxicity', 'hate', 'sexual', 'violence', 'self_harm', 'flirtation', 'spam'];
 const smsHamTest = smsSpam('test').filter((e) => e.label === 0).map((e) => e.text);
-const everydayProbe = readFileSync(resolve(REPO_ROOT, 'training/probes/everyday.txt'), 'utf8').split('\n').filter((line) => line.trim() && !line.startsWith('#'));
 const falseFlagSets: Array<[string, string[]]> = [
   ['SMS ham, test split', smsHamTest],
   ['SMS ham, test split, without harm or profanity words', withoutHarmWords(smsHamTest)],
   ['YouTube ham, held-out video 09', youtubeSpam('test').filter((e) => e.label === 0).map((e) => e.text)],
-  ['Everyday probe (own, never trained on)', everydayProbe],
+  ['Everyday probe (own, never trained on)', everydayProbe()],
 ];
 const falseFlagRows = falseFlagSets.map(([set, items]) => {
   const cells = FALSE_FLAG_POLICIES.map((policyId) => {

@@ -166,6 +166,13 @@ export function ownSentences(name: string, part: OwnPart = defaultOwnPart()): st
   return out;
 }
 
+/** training/probes/everyday.txt: everyday messages that are never trained on, for counting false flags (round 7). */
+export function everydayProbe(): string[] {
+  return readFileSync(resolve(REPO_ROOT, 'training/probes/everyday.txt'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() && !line.startsWith('#'));
+}
+
 export function expandAlternations(line: string): string[] {
   const match = /\{([^{}]*)\}/.exec(line);
   if (!match) return [line];

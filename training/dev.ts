@@ -6,14 +6,14 @@
  * overrides which models use the word-embedding features. OPEN_MODERATION_DEV_PASSAGE_SEED=n adds n to
  * the seeds of the dev passages, so a passage-level difference can be checked on other arrangements.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 process.env.OPEN_MODERATION_DEV_HOLDOUT = '1';
 const { trainAll, passages } = await import('./train-all.ts');
-const { davidson, ownSentences, smsSpam } = await import('./datasets.ts');
+const { davidson, everydayProbe, ownSentences, smsSpam } = await import('./datasets.ts');
 const { expandIdentityTemplates } = await import('./identity.ts');
 const { obfuscate } = await import('./obfuscate.ts');
 const { averagePrecision, rocAuc, thresholdMetrics } = await import('./metrics.ts');
@@ -127,11 +127,11 @@ if (only.has('toxicity')) {
 // Round 7: ordinary messages that should pass. The probe file is never trained on; the everyday dev lines are the
 // held-out part of training/sentences/everyday.txt. Printed: how many score at or above the default threshold of 0.5.
 const { withoutHarmWords } = await import('./train-all.ts');
+const probe = everydayProbe();
 const smsHamDev = smsSpam('dev').filter((e) => e.label === 0).map((e) => e.text);
-const everydayProbe = readFileSync(new URL('./probes/everyday.txt', import.meta.url), 'utf8').split('\n').filter((line) => line.trim() && !line.startsWith('#'));
 for (const policyId of ['toxicity', 'hate', 'sexual', 'violence', 'self_harm', 'flirtation', 'spam']) {
   if (!only.has(policyId)) continue;
-  for (const [label, lines] of [['everyday probe (never trained on)', everydayProbe], ['everyday dev lines', dev('everyday')], ['SMS ham dev rows, without harm words', withoutHarmWords(smsHamDev)], ['SMS ham dev rows, all', smsHamDev]] as const) {
+  for (const [label, lines] of [['everyday probe (never trained on)', probe], ['everyday dev lines', dev('everyday')], ['SMS ham dev rows, without harm words', withoutHarmWords(smsHamDev)], ['SMS ham dev rows, all', smsHamDev]] as const) {
     const flagged = lines.filter((t) => probability(policyId, t) >= 0.5);
     console.log(`${label.padEnd(44)} ${policyId.padEnd(10)} flagged ${flagged.length}/${lines.length}${flagged.length ? `: ${flagged.slice(0, 4).map((t) => JSON.stringify(t.slice(0, 40))).join(', ')}` : ''}`);
   }
