@@ -61,8 +61,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   const shadowFlagged: string[] = [];
   const rescore = channel.config.borderlineRescore;
   const rescorable: RescoreTarget[] = [];
-  let environment: PolicyEnvironment | undefined;
-  const bindEnvironment = () => (environment ??= policyEnvironment(deps, projectId));
+  const bindEnvironment = lazyEnvironment(deps, projectId);
   for (const settings of policySettings) {
     const policy = bindPolicy(settings, bindEnvironment);
     const ran = runPolicy(settings, policy, fields, body.content.type === 'object');
@@ -182,6 +181,12 @@ function storedResultJson(
   const unicode = unicodeFindings(fields);
   const optional = (unicode ? `,"unicode":${JSON.stringify(unicode)}` : '') + (shadowFlagged.length > 0 ? `,"shadow_flagged":${JSON.stringify(shadowFlagged)}` : '');
   return `{"evaluation":${JSON.stringify(evaluation)},"recommendation":${JSON.stringify(recommendation)},"policies":${policiesJson},"insights":${JSON.stringify(insights)},"errors":${JSON.stringify(errors)}${optional}}`;
+}
+
+/** Built on first use, shared by the request's policies. Returned unnamed: under tsx a named closure costs a defineProperty per request. */
+function lazyEnvironment(deps: PipelineDeps, projectId: string): () => PolicyEnvironment {
+  let environment: PolicyEnvironment | undefined;
+  return () => (environment ??= policyEnvironment(deps, projectId));
 }
 
 function requestPolicies(raw: NonNullable<ModerateBody['policies']>): PolicySettings[] {

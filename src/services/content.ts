@@ -41,35 +41,36 @@ export async function storeContent(db: Queryable, items: readonly StoredSubmissi
   // One parameter per column. The short text columns travel as array literals. The JSON columns,
   // the bulk of a row, are joined with the record separator instead: JSON text never holds that
   // character unescaped, so the store splits them without a quote to escape here or to undo there.
-  // Columns are built as strings directly: this runs for every stored request.
-  const columns: string[] = new Array<string>(COLUMN_COUNT).fill('');
-  let first = true;
-  for (const i of rows) {
+  // Each column is gathered as parts and joined once: join writes one flat string, where appending
+  // built a rope of hundreds of small pieces (the policies JSON among them) that the driver then
+  // had to flatten while measuring and encoding the parameters.
+  const columns: string[][] = Array.from({ length: COLUMN_COUNT }, () => new Array<string>(rows.length));
+  for (let r = 0; r < rows.length; r++) {
+    const i = rows[r]!;
     const item = items[i]!;
-    const comma = first ? '' : ',';
-    const separator = first ? '' : RECORD_SEPARATOR;
-    first = false;
-    columns[0] += comma + arrayElement(newId('cnt'));
-    columns[1] += comma + arrayElement(item.projectId);
-    columns[2] += comma + arrayElement(externalIds[i]!);
-    columns[3] += comma + arrayElement(item.channelId);
-    columns[4] += comma + arrayElement(item.authorId ?? null);
-    columns[5] += comma + arrayElement(item.conversationId);
-    columns[6] += comma + arrayElement(item.metaType);
-    columns[7] += comma + arrayElement(item.contentType);
-    columns[8] += comma + arrayElement(item.recommendation);
+    columns[0]![r] = arrayElement(newId('cnt'));
+    columns[1]![r] = arrayElement(item.projectId);
+    columns[2]![r] = arrayElement(externalIds[i]!);
+    columns[3]![r] = arrayElement(item.channelId);
+    columns[4]![r] = arrayElement(item.authorId ?? null);
+    columns[5]![r] = arrayElement(item.conversationId);
+    columns[6]![r] = arrayElement(item.metaType);
+    columns[7]![r] = arrayElement(item.contentType);
+    columns[8]![r] = arrayElement(item.recommendation);
     // An empty element is NULL (no JSON text is empty).
-    columns[9] += separator + json(item.content);
-    columns[10] += separator + (item.modified == null ? '' : json(item.modified));
-    columns[11] += separator + (item.metadata == null ? '' : json(item.metadata));
-    columns[12] += separator + item.resultJson;
-    columns[13] += comma + (item.flagged ? 't' : 'f');
-    columns[14] += comma + (item.shadowFlagged ? 't' : 'f');
-    columns[15] += comma + String(item.flagProbability);
-    columns[16] += comma + String(item.severityScore);
-    columns[17] += comma + String(item.submittedAt);
+    columns[9]![r] = json(item.content);
+    columns[10]![r] = item.modified == null ? '' : json(item.modified);
+    columns[11]![r] = item.metadata == null ? '' : json(item.metadata);
+    columns[12]![r] = item.resultJson;
+    columns[13]![r] = item.flagged ? 't' : 'f';
+    columns[14]![r] = item.shadowFlagged ? 't' : 'f';
+    columns[15]![r] = String(item.flagProbability);
+    columns[16]![r] = String(item.severityScore);
+    columns[17]![r] = String(item.submittedAt);
   }
-  const params: unknown[] = columns.map((column, k) => (k >= FIRST_DOC_COLUMN && k < FIRST_DOC_COLUMN + DOC_COLUMNS ? column : `{${column}}`));
+  const params: unknown[] = columns.map((parts, k) =>
+    k >= FIRST_DOC_COLUMN && k < FIRST_DOC_COLUMN + DOC_COLUMNS ? parts.join(RECORD_SEPARATOR) : `{${parts.join(',')}}`,
+  );
   params.push(Date.now());
   await db.query(STORE_CONTENT_SQL, params, { name: 'store_content' });
   return externalIds;

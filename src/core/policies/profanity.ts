@@ -52,9 +52,10 @@ export function withObscenity(model: Policy): Policy {
     evaluate(text, settings, ctx) {
       const outcome = model.evaluate(text, settings, ctx);
       const lexical = mayHideProfanity(text) ? obscenityScore(text) : 0;
-      const combine = (result: FieldResult): FieldResult =>
-        lexical > result.probability ? { ...result, probability: lexical, data: { ...result.data, lexicon: 'obscenity' } } : result;
-      return outcome instanceof Promise ? outcome.then(combine) : combine(outcome);
+      return outcome instanceof Promise ? outcome.then((result) => raisedTo(lexical, result)) : raisedTo(lexical, outcome);
     },
   };
 }
+
+const raisedTo = (lexical: number, result: FieldResult): FieldResult =>
+  lexical > result.probability ? { ...result, probability: lexical, data: { ...result.data, lexicon: 'obscenity' } } : result;
