@@ -17,5 +17,16 @@ export function newId(prefix: string): string {
   }
   const random = pool.toString('hex', offset, offset + ID_RANDOM_BYTES);
   offset += ID_RANDOM_BYTES;
-  return `${prefix}_${Date.now().toString(16).padStart(12, '0')}${random}`;
+  return `${prefix}_${timeHex(Date.now())}${random}`;
+}
+
+// A busy server makes many ids per millisecond: the time's hex digits are written once for each.
+let lastMs = -1;
+let lastHex = '';
+function timeHex(ms: number): string {
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastHex = ms.toString(16).padStart(12, '0');
+  }
+  return lastHex;
 }
