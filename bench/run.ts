@@ -62,15 +62,21 @@ function start(script: string, env: Record<string, string>): Promise<{ child: Ch
  */
 type Body = string | ((i: number) => string);
 
+/** autocannon's options for `body`; a built body takes its request numbers from `first` on. */
+function bodyOptions(body: Body, first: number): Pick<autocannon.Options, 'body' | 'requests'> {
+  if (typeof body === 'string') return { body };
+  let i = first;
+  return { requests: [{ setupRequest: (req) => ({ ...req, body: body(i++) }) }] };
+}
+
 async function load(name: string, url: string, body: Body, headers: Record<string, string> = {}): Promise<Row> {
-  let i = 0;
   const result = await autocannon({
     url,
     method: 'POST',
     connections: CONNECTIONS,
     duration: DURATION,
     headers: { 'content-type': 'application/json', ...headers },
-    ...(typeof body === 'string' ? { body } : { requests: [{ setupRequest: (req) => ({ ...req, body: body(i++) }) }] }),
+    ...bodyOptions(body, 0),
   });
   const errors = result.errors + result.timeouts + result.non2xx;
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
@@ -112,9 +118,7 @@ async function benchService(label: string, env: Record<string, string>, key: str
     ];
     for (const [name, body] of scenarios) {
       // Warm-up of this very path (JIT, the embedded store's WebAssembly tiers, the store's first pages); not measured.
-      let w = 0;
-      const warmUp = typeof body === 'string' ? { body } : { requests: [{ setupRequest: (req: { body?: unknown }) => ({ ...req, body: body(WARM_UP_BASE + w++) }) }] };
-      await autocannon({ url, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json', ...auth }, ...warmUp });
+      await autocannon({ url, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json', ...auth }, ...bodyOptions(body, WARM_UP_BASE) });
       await compared(measureEcho, () => load(name, url, body, auth), rows);
     }
   } finally {

@@ -42,8 +42,7 @@ export async function storeContent(db: Queryable, items: readonly StoredSubmissi
   // the bulk of a row, are joined with the record separator instead: JSON text never holds that
   // character unescaped, so the store splits them without a quote to escape here or to undo there.
   // Each column is gathered as parts and joined once: join writes one flat string, where appending
-  // built a rope of hundreds of small pieces (the policies JSON among them) that the driver then
-  // had to flatten while measuring and encoding the parameters.
+  // built a rope that the driver then had to walk while measuring and encoding the parameters.
   const columns: string[][] = Array.from({ length: COLUMN_COUNT }, () => new Array<string>(rows.length));
   for (let r = 0; r < rows.length; r++) {
     const i = rows[r]!;
