@@ -66,7 +66,7 @@ describe('queues: shadow-flagged items are the ones the pipeline recorded as suc
 
   test('the stored result names the policies that observed in shadow mode', async () => {
     const { rows } = await t.server.db.query<{ external_id: string; shadow: unknown }>(
-      `SELECT external_id, result->'shadow_flagged' AS shadow FROM content_items WHERE project_id = $1 ORDER BY external_id`,
+      `SELECT external_id, result::json->'shadow_flagged' AS shadow FROM content_items WHERE project_id = $1 ORDER BY external_id`,
       [t.projectId],
     );
     assert.deepEqual(

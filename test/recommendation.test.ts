@@ -84,7 +84,7 @@ test('dry run answers allow and not flagged, and stores the real verdict', async
   assert.deepEqual(answer.recommendation, { action: 'allow', reason_codes: ['dry_run'] });
   assert.equal(answer.evaluation.flagged, false);
   const { rows } = await t.server.db.query<{ flagged: boolean; recommendation: string; result: { recommendation: { reason_codes: string[] } } }>(
-    'SELECT flagged, recommendation, result FROM content_items WHERE project_id = $1 AND external_id = $2',
+    'SELECT flagged, recommendation, result::json AS result FROM content_items WHERE project_id = $1 AND external_id = $2',
     [t.projectId, 'dry-1'],
   );
   assert.equal(rows[0]!.flagged, true);

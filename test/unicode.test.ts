@@ -316,7 +316,7 @@ describe('Unicode spoofing and normalization through /v1/moderate', () => {
     assert.equal(r.body.content.modified, 'log in at paypal now and fuck');
 
     const { rows } = await t.server.db.query<{ content: any; modified: any; result: any }>(
-      'SELECT content, modified, result FROM content_items WHERE project_id = $1 AND external_id = $2',
+      'SELECT content, modified, result::json AS result FROM content_items WHERE project_id = $1 AND external_id = $2',
       [t.projectId, 'unicode-stored-1'],
     );
     assert.equal(rows.length, 1);
@@ -363,7 +363,7 @@ describe('Unicode spoofing and normalization through /v1/moderate', () => {
     });
     assert.equal(r.status, 200);
     const { rows } = await t.server.db.query<{ content: any; result: any }>(
-      'SELECT content, result FROM content_items WHERE project_id = $1 AND external_id = $2',
+      'SELECT content, result::json AS result FROM content_items WHERE project_id = $1 AND external_id = $2',
       [t.projectId, 'unicode-stored-2'],
     );
     assert.equal(rows[0]!.content.data.bio.text, `I love ${SPOOFED_PAYPAL}`);

@@ -98,7 +98,7 @@ export function validateQueueFilter(filter: QueueFilter, base = '/filter'): Filt
 }
 
 const policyExists = (condition: string) =>
-  `EXISTS (SELECT 1 FROM json_array_elements(ci.result->'policies') AS p WHERE ${condition})`;
+  `EXISTS (SELECT 1 FROM json_array_elements(ci.result::json->'policies') AS p WHERE ${condition})`;
 
 /**
  * The SQL condition selecting the filter's items of one project. `projectParam`

@@ -45,7 +45,7 @@ test('every column of every row lands in its own row, whatever the mix of nulls 
   const ids = await storeContent(db, items);
   assert.deepEqual(ids, ['first', 'second', 'third']);
   const { rows } = await db.query<Record<string, unknown>>(
-    `SELECT external_id, conversation_id, meta_type, content, modified, metadata, flagged, shadow_flagged, flag_probability, result
+    `SELECT external_id, conversation_id, meta_type, content, modified, metadata, flagged, shadow_flagged, flag_probability, result::json AS result
      FROM content_items WHERE project_id = 'p1' AND external_id = ANY($1::text[]) ORDER BY external_id`,
     [ids],
   );
@@ -90,7 +90,7 @@ test('a row over about 2 kB has its stored evaluation compressed with lz4 where 
     submission('huge', { resultJson: huge, content: { type: 'text', text: longText } }),
   ]);
   const { rows } = await db.query<{ external_id: string; method: string | null; result: unknown; content: { text: string } }>(
-    "SELECT external_id, pg_column_compression(result) AS method, result, content FROM content_items WHERE external_id IN ('small', 'mid-sized', 'huge') ORDER BY external_id",
+    "SELECT external_id, pg_column_compression(result) AS method, result::json AS result, content FROM content_items WHERE external_id IN ('small', 'mid-sized', 'huge') ORDER BY external_id",
   );
   assert.deepEqual(rows.map((r) => [r.external_id, r.result]), [['huge', JSON.parse(huge)], ['mid-sized', JSON.parse(mid)], ['small', JSON.parse(small)]]);
   assert.equal(rows[0]!.content.text, longText);
@@ -102,4 +102,43 @@ test('a row over about 2 kB has its stored evaluation compressed with lz4 where 
   // as migration 0012 set. Below the threshold nothing is compressed on either store.
   assert.equal(rows[1]!.method, methods[0]!.lz4 ? 'lz4' : null);
   assert.equal(rows[2]!.method, null);
+});
+
+test('new items are announced to the outbox in the statement that stores them; re-submissions and projects without a subscribed webhook are not', async () => {
+  await db.exec(`
+    INSERT INTO projects (id, name, created_at) VALUES ('p2', 'two', 0), ('p3', 'three', 0);
+    INSERT INTO channels (id, project_id, key, name, is_default, config, created_at, updated_at) VALUES
+      ('ch2', 'p2', 'default', 'Default', true, '{}', 0, 0), ('ch3', 'p3', 'default', 'Default', true, '{}', 0, 0);
+    INSERT INTO webhooks (id, project_id, name, url, events, created_at, updated_at) VALUES
+      ('wh2', 'p2', 'new items', 'https://example.com/hook', '["QUEUE_ITEM_NEW"]', 0, 0),
+      ('wh3', 'p3', 'actions only', 'https://example.com/hook', '["QUEUE_ITEM_ACTION"]', 0, 0);
+  `);
+  const inP2 = (externalId: string | null) => submission(externalId, { projectId: 'p2', channelId: 'ch2' });
+  await storeContent(db, [inP2('known')]);
+  const announced = async () =>
+    (
+      await db.query<{ external_id: string }>(
+        `SELECT ci.external_id FROM outbox o JOIN content_items ci ON ci.id = o.payload->>'contentId'
+         WHERE o.topic = 'webhook.queue_item_new' AND o.project_id = 'p2' ORDER BY o.id`,
+      )
+    ).rows.map((r) => r.external_id);
+  assert.deepEqual(await announced(), ['known']);
+
+  // One batch of every kind: a generated id, a new contentId, a re-submitted one, and an item of a
+  // project whose webhook does not ask for new items.
+  const ids = await storeContent(db, [inP2(null), inP2('fresh'), inP2('known'), submission(null, { projectId: 'p3', channelId: 'ch3' })]);
+  assert.equal(ids[2], 'known');
+  assert.deepEqual((await announced()).sort(), ['known', 'fresh', ids[0]!].sort());
+  const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox WHERE project_id = 'p3'");
+  assert.equal(rows[0]!.n, 0);
+  const { rows: stored } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM content_items WHERE project_id IN ('p2', 'p3')");
+  assert.equal(stored[0]!.n, 4);
+});
+
+test('a batch of generated and caller ids is stored all or nothing', async () => {
+  const before = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM content_items');
+  // A NUL character, which the store's text cannot hold, fails the second statement (the named item) after the first has run.
+  await assert.rejects(storeContent(db, [submission(null), submission('bad', { conversationId: 'nul \u0000 byte' })]));
+  const afterwards = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM content_items');
+  assert.equal(afterwards.rows[0]!.n, before.rows[0]!.n);
 });

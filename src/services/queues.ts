@@ -151,7 +151,7 @@ export function languageOf(insights: unknown): string | undefined {
 
 /** Columns every item view needs; `ci` is content_items, `a` its author. */
 export const ITEM_COLUMNS = `ci.id, ci.external_id, ci.content, ci.content_type, ci.flagged, ci.severity_score, ci.recommendation,
-  ci.result->'policies' AS policies, ci.result->'insights' AS insights, ci.metadata, ci.conversation_id, ci.author_id, ci.created_at,
+  ci.result::json->'policies' AS policies, ci.result::json->'insights' AS insights, ci.metadata, ci.conversation_id, ci.author_id, ci.created_at,
   a.external_id AS author_external_id`;
 
 /** The item as webhook payloads carry it (the SDK's WebhookPayload.item). */
@@ -350,7 +350,7 @@ export async function queueStats(db: Queryable, queue: Queue, withinDays: number
   const trendWhere = queueFilterSql(queue.filter, trendParams, '$1');
   const { rows: trendRows } = await db.query<{ label: string; recent: number; earlier: number }>(
     `SELECT pol->>'id' AS label, count(*) FILTER (WHERE ci.created_at >= $3) AS recent, count(*) FILTER (WHERE ci.created_at < $3) AS earlier
-     FROM content_items ci CROSS JOIN LATERAL json_array_elements(ci.result->'policies') AS pol
+     FROM content_items ci CROSS JOIN LATERAL json_array_elements(ci.result::json->'policies') AS pol
      WHERE ${trendWhere} AND ci.created_at >= $2 AND (pol->>'flagged')::boolean
      GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 20`,
     trendParams.values,
