@@ -31,7 +31,7 @@ export async function moderateRoutes(fastify: FastifyInstance): Promise<void> {
  * arrived with it has been read and evaluated. Written at once, the responses of one turn leave as a
  * burst: the client side wakes once for them instead of once per response, and the server runs each
  * stage for all of them in a row. Under load (50 connections, doNotStore) this doubled the requests
- * served per second and halved the server's CPU per request (docs/benchmarks.md, run P); a lone
+ * served per second and halved the server's CPU per request (docs/benchmarks.md, runs P1–P3); a lone
  * request waits for nothing, as no other work is pending in its turn.
  */
 function atEndOfTurn<T>(response: T): Promise<T> {
