@@ -63,7 +63,16 @@ for (const task of tasks.filter((t) => !only || only.includes(t.model))) {
   const containsTail = (text: string) => tailLines.some((line) => text.includes(line));
   const examples = [];
   for (const [sources, label] of [[spec.positives, 1], [spec.negatives, 0]] as const) {
-    for (const source of sources) if (!held(source.name)) for (const text of source.texts) if (text.trim() && !containsTail(text)) examples.push({ features: featurize(text), label, weight: weightOf(source) });
+    for (const source of sources) {
+      if (held(source.name)) continue;
+      for (const text of source.texts) {
+        if (!text.trim() || containsTail(text)) continue;
+        const features = featurize(text);
+        examples.push({ features, label, weight: weightOf(source) });
+        // As train-all.ts: a negative source may add its long texts' sentence groups (round 8).
+        if (label === 0 && source.groups) for (const group of features.sentenceGroups) examples.push({ features: group, label, weight: weightOf(source) });
+      }
+    }
   }
   const embeddings = embeddingsOverride ? embeddingsOverride === 'all' : spec.embeddings === true;
   const fit = trainLogistic(examples, { seed: spec.seed, epochs: epochsOverride ?? spec.epochs ?? 6, l2: l2Override ?? spec.l2, maxClassWeight: spec.maxClassWeight, featureLimit: embeddings ? undefined : EMBEDDING_BASE });

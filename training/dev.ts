@@ -124,6 +124,15 @@ if (only.has('toxicity')) {
   report('identity templates dev', 'toxicity', identity.hateful, identity.benign);
   report('own harassment+hate vs own benign', 'toxicity', [...dev('harassment'), ...dev('hate')], [...benignOwn, ...dev('identity_benign'), ...identity.benign]);
 }
+// Round 8: held-out dev lines set among held-out round-8 paragraphs (longer benign texts of other registers), against
+// those paragraphs alone. The paragraphs' author also wrote the lines, so read it as optimistic.
+const paragraphDev = dev('paragraphs');
+if (paragraphDev.length > 0) {
+  const paragraphNegatives = passages(paragraphDev, paragraphDev, 520 + seedOffset, 2);
+  for (const [policyId, positives] of [['violence', dev('violence')], ['hate', dev('hate')], ['sexual', dev('sexual')], ['self_harm', dev('self_harm')], ['toxicity', [...dev('harassment'), ...dev('hate')]]] as const) {
+    if (only.has(policyId)) report(`among paragraphs: own ${policyId} vs paragraphs`, policyId, passages(positives, paragraphDev, 521 + seedOffset, 1), paragraphNegatives);
+  }
+}
 // Round 7: ordinary messages that should pass. The probe file is never trained on; the everyday dev lines are the
 // held-out part of training/sentences/everyday.txt. Printed: how many score at or above the default threshold of 0.5.
 const { withoutHarmWords } = await import('./train-all.ts');
@@ -131,9 +140,11 @@ const probe = everydayProbe();
 const smsHamDev = smsSpam('dev').filter((e) => e.label === 0).map((e) => e.text);
 for (const policyId of ['toxicity', 'hate', 'sexual', 'violence', 'self_harm', 'flirtation', 'spam']) {
   if (!only.has(policyId)) continue;
-  for (const [label, lines] of [['everyday probe (never trained on)', probe], ['everyday dev lines', dev('everyday')], ['SMS ham dev rows, without harm words', withoutHarmWords(smsHamDev)], ['SMS ham dev rows, all', smsHamDev]] as const) {
-    const flagged = lines.filter((t) => probability(policyId, t) >= 0.5);
-    console.log(`${label.padEnd(44)} ${policyId.padEnd(10)} flagged ${flagged.length}/${lines.length}${flagged.length ? `: ${flagged.slice(0, 4).map((t) => JSON.stringify(t.slice(0, 40))).join(', ')}` : ''}`);
+  for (const [label, lines] of [['everyday probe (never trained on)', probe], ['everyday dev lines', dev('everyday')], ['paragraphs dev lines (round 8)', dev('paragraphs')], ['SMS ham dev rows, without harm words', withoutHarmWords(smsHamDev)], ['SMS ham dev rows, all', smsHamDev]] as const) {
+    const scores = lines.map((t) => probability(policyId, t));
+    const flagged = lines.filter((_, i) => scores[i]! >= 0.5);
+    const mean = scores.reduce((a, b) => a + b, 0) / Math.max(1, scores.length);
+    console.log(`${label.padEnd(44)} ${policyId.padEnd(10)} mean ${mean.toFixed(3)} flagged ${flagged.length}/${lines.length}${flagged.length ? `: ${flagged.slice(0, 4).map((t) => JSON.stringify(t.slice(0, 40))).join(', ')}` : ''}`);
   }
 }
 if (only.has('spam')) {

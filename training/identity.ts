@@ -237,7 +237,42 @@ const BENIGN = [
   'People who hate [P] are pathetic.',
   'Bigots who attack [P] should be ashamed of themselves.',
   'Hating [P] makes you the problem, not them.',
+  // Round 8 (appended so earlier dev templates stay dev): warm, plain statements of liking, admiration and welcome
+  // in many phrasings, first person and general.
+  'I really like [P].',
+  'I absolutely love [A] people.',
+  'Honestly, [P] are great.',
+  '[P] are the best.',
+  '[P] are awesome people.',
+  'I think [P] are fantastic.',
+  'So much love for [P] today.',
+  '[P] are such good people.',
+  'We are lucky to have [P] in this country.',
+  '[P] make this place better.',
+  'The world needs more [P].',
+  'I\'m always happy to meet [A] people.',
+  '[A] people are some of the funniest people I know.',
+  'I have so much respect for [P].',
+  '[P] are inspiring.',
+  'I adore my [A] friends.',
+  'Every [A] person I know is wonderful.',
+  '[P] are warm and welcoming.',
+  'Life is better with [P] around.',
+  '[P] are a gift to our community.',
+  'I\'m proud of [P] and everything they have achieved.',
+  '[P] have great taste in music.',
+  'I feel lucky to live among [P].',
+  '[P] are smart, funny and kind.',
+  'Nothing but love for [P].',
+  'My favourite people are [P].',
+  '[A] people are so cool.',
+  'Big thanks to all the [P] who made this festival happen.',
+  'Celebrate [P]!',
+  '[P] are valued, loved and welcome.',
 ];
+
+/** First benign template of round 8, for OPEN_MODERATION_DEV_SKIP=identity-round-8. */
+const ROUND_8_BENIGN = BENIGN.indexOf('I really like [P].');
 
 const HATEFUL = [
   'I hate [P].',
@@ -427,10 +462,12 @@ const ROUND_4 = { benign: BENIGN.indexOf('My new flatmates are [A] and we cook d
 /** Templates split like the sentence files: every fifth template is dev (see datasets.ts). */
 export function expandIdentityTemplates(part: OwnPart = DEV_HOLDOUT ? 'train' : 'all'): { benign: string[]; hateful: string[] } {
   const skipRound4 = DEV_HOLDOUT && part === 'train' && (process.env.OPEN_MODERATION_DEV_SKIP ?? '').split(',').includes('identity-round-4');
+  const skipRound8 = DEV_HOLDOUT && part === 'train' && (process.env.OPEN_MODERATION_DEV_SKIP ?? '').split(',').includes('identity-round-8');
   const expand = (templates: string[], round4: number) =>
     templates
       .filter((_, index) => part === 'all' || (part === 'dev') === isDevLine(index))
       .filter((template) => !skipRound4 || templates.indexOf(template) < round4)
+      .filter((template) => !skipRound8 || templates !== BENIGN || templates.indexOf(template) < ROUND_8_BENIGN)
       .flatMap((template) => GROUPS.map((group) => template.replaceAll('[P]', group.plural).replaceAll('[A]', group.adjective)));
   return { benign: expand(BENIGN, ROUND_4.benign), hateful: expand(HATEFUL, ROUND_4.hateful) };
 }
