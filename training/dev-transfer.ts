@@ -9,8 +9,8 @@
  * Comparison knobs (docs/configuration.md): OPEN_MODERATION_TRANSFER_ONLY, _L2, _EPOCHS, _WEIGHTS and
  * _EMBEDDINGS.
  */
-import { buildSpecs } from './train-all.ts';
-import { trainLogistic } from './logistic.ts';
+import { buildSpecs, pushSourceExamples } from './train-all.ts';
+import { trainLogistic, type TrainingExample } from './logistic.ts';
 import { rocAuc, averagePrecision } from './metrics.ts';
 import { computeFeatures, EMBEDDING_BASE } from '../src/core/classifiers/features.ts';
 import { decodeModel, encodeModel } from '../src/core/classifiers/linear-model.ts';
@@ -61,18 +61,9 @@ for (const task of tasks.filter((t) => !only || only.includes(t.model))) {
   const tailNegatives = task.tail ? task.tail.negative.flatMap(tailOf) : [];
   const tailLines = [...tailPositives, ...tailNegatives];
   const containsTail = (text: string) => tailLines.some((line) => text.includes(line));
-  const examples = [];
+  const examples: TrainingExample[] = [];
   for (const [sources, label] of [[spec.positives, 1], [spec.negatives, 0]] as const) {
-    for (const source of sources) {
-      if (held(source.name)) continue;
-      for (const text of source.texts) {
-        if (!text.trim() || containsTail(text)) continue;
-        const features = featurize(text);
-        examples.push({ features, label, weight: weightOf(source) });
-        // As train-all.ts: a negative source may add its long texts' sentence groups (round 8).
-        if (label === 0 && source.groups) for (const group of features.sentenceGroups) examples.push({ features: group, label, weight: weightOf(source) });
-      }
-    }
+    for (const source of sources) if (!held(source.name)) pushSourceExamples(examples, source, label, weightOf(source), featurize, containsTail);
   }
   const embeddings = embeddingsOverride ? embeddingsOverride === 'all' : spec.embeddings === true;
   const fit = trainLogistic(examples, { seed: spec.seed, epochs: epochsOverride ?? spec.epochs ?? 6, l2: l2Override ?? spec.l2, maxClassWeight: spec.maxClassWeight, featureLimit: embeddings ? undefined : EMBEDDING_BASE });

@@ -16,6 +16,26 @@ import { trainLogistic, mulberry32, type TrainingExample } from './logistic.ts';
 import { expandIdentityTemplates } from './identity.ts';
 import { obfuscate } from './obfuscate.ts';
 
+/**
+ * Appends a source's training examples to `out`: each non-blank text (unless `skip` says so) and,
+ * for a negative source with `groups`, each of that text's sentence groups too (round 8).
+ */
+export function pushSourceExamples(
+  out: TrainingExample[],
+  source: Source,
+  label: 0 | 1,
+  weight: number,
+  featurize: (text: string) => TextFeatures,
+  skip?: (text: string) => boolean,
+): void {
+  for (const text of source.texts) {
+    if (!text.trim() || skip?.(text)) continue;
+    const features = featurize(text);
+    out.push({ features, label, weight });
+    if (label === 0 && source.groups) for (const group of features.sentenceGroups) out.push({ features: group, label, weight });
+  }
+}
+
 interface Source {
   texts: string[];
   weight?: number;
@@ -401,16 +421,8 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
     const started = Date.now();
     const collect = (positives: Source[], negatives: Source[]): TrainingExample[] => {
       const out: TrainingExample[] = [];
-      for (const [sources, label] of [[positives, 1], [negatives, 0]] as const) {
-        for (const source of sources) {
-          for (const text of source.texts) {
-            if (!text.trim()) continue;
-            const features = featurize(text);
-            out.push({ features, label, weight: source.weight ?? 1 });
-            if (label === 0 && source.groups) for (const group of features.sentenceGroups) out.push({ features: group, label, weight: source.weight ?? 1 });
-          }
-        }
-      }
+      for (const source of positives) pushSourceExamples(out, source, 1, source.weight ?? 1, featurize);
+      for (const source of negatives) pushSourceExamples(out, source, 0, source.weight ?? 1, featurize);
       return out;
     };
     const embeddings = embeddingOverride !== undefined ? embeddingOverride === 'all' || embeddingOverride.split(',').includes(spec.name) : spec.embeddings === true;
