@@ -143,9 +143,10 @@ export function surgeProfanity(): SurgeTerm[] {
 /**
  * Hand-written sentences in training/sentences/<name>.txt: one per line,
  * '#' comments; a line may carry "{a|b|c}" alternations that expand into
- * every combination (used for identity templates).
+ * every combination (used for identity templates). With `until`, reading stops at the first
+ * comment containing it (training/dev-transfer.ts: the lines written before a round).
  */
-export function ownSentences(name: string, part: OwnPart = defaultOwnPart()): string[] {
+export function ownSentences(name: string, part: OwnPart = defaultOwnPart(), until?: string): string[] {
   const path = resolve(REPO_ROOT, 'training/sentences', `${name}.txt`);
   if (!existsSync(path)) return [];
   const out: string[] = [];
@@ -156,6 +157,7 @@ export function ownSentences(name: string, part: OwnPart = defaultOwnPart()): st
   let skipTrain = false;
   for (const raw of readFileSync(path, 'utf8').split('\n')) {
     const line = raw.trim();
+    if (until !== undefined && line.startsWith('#') && line.includes(until)) break;
     if (line.startsWith('#') && skipMarkers.some((marker) => line.includes(marker))) skipTrain = true;
     if (!line || line.startsWith('#')) continue;
     const dev = isDevLine(lineIndex++);

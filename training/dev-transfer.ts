@@ -41,8 +41,11 @@ const tasks: Task[] = [
 ];
 /** The last TAIL share of a hand-written file: lines written in later rounds, of other styles than the earlier ones. */
 const TAIL = 0.3;
+// OPEN_MODERATION_TRANSFER_TAIL_UNTIL=marker: the tail of the lines before that round's comment, so a round that appends
+// lines is judged on the same tail as the models before it.
+const tailUntil = process.env.OPEN_MODERATION_TRANSFER_TAIL_UNTIL || undefined;
 const tailOf = (name: string): string[] => {
-  const lines = ownSentences(name, 'all');
+  const lines = ownSentences(name, 'all', tailUntil);
   return lines.slice(Math.floor(lines.length * (1 - TAIL)));
 };
 const epochsOverride = process.env.OPEN_MODERATION_TRANSFER_EPOCHS ? Number(process.env.OPEN_MODERATION_TRANSFER_EPOCHS) : undefined;
