@@ -135,6 +135,7 @@ function withoutHits(items: string[], lexicons: readonly string[]): string[] {
   });
 }
 
+const IDENTITY_LEXICONS = ['identity_race', 'identity_religion', 'identity_gender', 'identity_orientation', 'identity_disability', 'identity_nationality', 'slur_race', 'slur_gender_orientation', 'slur_disability'];
 const HARM_LEXICONS = ['insult', 'hostility', 'dehumanizing', 'violence', 'threat', 'gore', 'self_harm', 'sexual', 'flirt', 'adult', 'prof_mild', 'prof_strong', 'prof_severe', 'slur_race', 'slur_gender_orientation', 'slur_disability', 'prof_sexual'];
 /** Texts with no hit in the harm and profanity lexicons. */
 export const withoutHarmWords = (items: string[]): string[] => withoutHits(items, HARM_LEXICONS);
@@ -218,6 +219,13 @@ export function buildSpecs(): ModelSpec[] {
     name: 'own:hate+identity-hate+nonprotected_abuse, toxigen:hate (those without violent words)',
     texts: withoutViolentWords([...own('hate'), ...identity.hateful, ...own('nonprotected_abuse'), ...toxHate.texts]),
   };
+  // Round 10: the other harm categories are not hate: the hand-written violence, sexual and self-harm lines (with
+  // their passages) that name no group are hate negatives. Those that do name one were worse as negatives on
+  // training/dev-transfer.ts, even for sexual and self-harm lines.
+  const otherHarm: Source = {
+    name: 'own:violence+sexual+self_harm (those naming no group, +passages)',
+    texts: withoutHits([...violence.texts, ...sexual.texts, ...selfHarm.texts], IDENTITY_LEXICONS),
+  };
   // Threats and calls for violence against groups are violence too.
   const violentHate: Source = { name: 'own:hate+identity-hate (those with violent words)', texts: withViolentWords([...own('hate'), ...identity.hateful]) };
   const political: Source = { name: 'own:political', texts: own('political') };
@@ -238,17 +246,19 @@ export function buildSpecs(): ModelSpec[] {
 
   return [
     {
+      // Round 10: the hand-written identity-benign lines weigh 2 here, not 4 as for hate: with round 10's anger, grief and
+      // debate lines about groups at 4, toxicity trained without ToxiGen ranked it worse (training/dev-transfer.ts 0.826 → 0.808; 0.821 at 2).
       name: 'toxicity',
       seed: 101,
       positives: [davHate, davOffensive, olidOff, { ...hatEvalHate, weight: 0.5 }, { ...harassment, weight: 3 }, identityHate, toxHate, hateOwn],
-      negatives: [everyday, chatHam, davNeither, olidNot, hatEvalNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 4 }, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, selfHarm, sexual, { ...generalTweets, weight: 0.5 }],
+      negatives: [everyday, chatHam, davNeither, olidNot, hatEvalNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 2 }, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, selfHarm, sexual, { ...generalTweets, weight: 0.5 }],
     },
     {
       name: 'hate',
       embeddings: true,
       seed: 102,
       positives: [{ ...davHate, weight: 2 }, { ...hatEvalHate, weight: 0.7 }, toxHate, identityHate, hateOwn, ...(obfuscation ? [obfuscatedHate] : [])],
-      negatives: [everyday, chatHam, paragraphs, davOffensive, davNeither, hatEvalNot, olidNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 4 }, harassment, nonProtectedAbuse, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, ...(obfuscation ? [{ ...obfuscatedBenign, weight: 2 }] : [])],
+      negatives: [everyday, chatHam, paragraphs, otherHarm, davOffensive, davNeither, hatEvalNot, olidNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 4 }, harassment, nonProtectedAbuse, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, ...(obfuscation ? [{ ...obfuscatedBenign, weight: 2 }] : [])],
       maxClassWeight: 2,
     },
     {
