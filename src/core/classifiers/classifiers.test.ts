@@ -223,3 +223,27 @@ test('lexicon hits of a run of tokens taken from the whole sequence equal those 
     }
   }
 });
+
+test('each field of an object is featurized once for all classifier policies, whatever the number of fields', async () => {
+  const { FEATURES_ANALYSIS_KEY } = await import('./policies.ts');
+  // More fields than featuresOf's memo holds, scored policy by policy as the pipeline does.
+  const texts = Array.from({ length: 8 }, (_, i) => `Listing ${i}: a used bike, ${i + 2} gears, pick-up only. Message me if you are interested.`);
+  const contexts = texts.map((text) => ({ fieldKey: `f${texts.indexOf(text)}`, original: text, analyses: new Map<string, unknown>() }));
+  const first = new Map<number, unknown>();
+  for (const id of ['toxicity', 'hate', 'sexual', 'spam']) {
+    texts.forEach((text, i) => {
+      const shared = byId.get(id)!.evaluate(text, { id, flag: true }, contexts[i]!) as FieldResult;
+      assert.equal(shared.probability, score(id, text).probability, `${id} on field ${i}: the shared features give the same score`);
+      const entry = contexts[i]!.analyses.get(FEATURES_ANALYSIS_KEY) as { text: string; features: TextFeatures };
+      assert.equal(entry.text, text);
+      if (!first.has(i)) first.set(i, entry.features);
+      assert.equal(entry.features, first.get(i), `field ${i} was featurized again for ${id}`);
+    });
+  }
+  // A policy that is handed another text for the same field gets that text's features, not the stored ones.
+  const other = 'A completely different sentence about gardening.';
+  byId.get('toxicity')!.evaluate(other, { id: 'toxicity', flag: true }, contexts[0]!);
+  const replaced = contexts[0]!.analyses.get(FEATURES_ANALYSIS_KEY) as { text: string; features: TextFeatures };
+  assert.equal(replaced.text, other);
+  assert.notEqual(replaced.features, first.get(0));
+});

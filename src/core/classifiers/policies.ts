@@ -3,7 +3,7 @@
  * text (see features.ts) with a trained linear model, lexicon evidence, or
  * both. Severity weights are documented in docs/severity.md.
  */
-import type { FieldResult, Policy, PolicySettings } from '../policy.ts';
+import type { FieldResult, Policy, PolicyContext, PolicySettings } from '../policy.ts';
 import { featuresOf, type TextFeatures } from './features.ts';
 import { lexiconIndex } from './lexicons.ts';
 import { model, type ModelName } from './models.ts';
@@ -40,14 +40,31 @@ function modelProbability(name: ModelName, features: TextFeatures): number | nul
 
 type Scorer = (features: TextFeatures, text: string) => FieldResult;
 
+/** Key of a field's classifier features in the pipeline's per-field `analyses`. */
+export const FEATURES_ANALYSIS_KEY = 'classifier-features';
+
+/**
+ * The field's features, computed once per field and request: the pipeline asks every policy about
+ * one field after another, so with more fields than featuresOf's small memo holds, each classifier
+ * policy would otherwise featurize every field again (an object of ten long fields took seconds).
+ */
+export function fieldFeatures(text: string, ctx: PolicyContext | undefined): TextFeatures {
+  if (!ctx) return featuresOf(text);
+  const shared = ctx.analyses.get(FEATURES_ANALYSIS_KEY) as { text: string; features: TextFeatures } | undefined;
+  if (shared !== undefined && shared.text === text) return shared.features;
+  const features = featuresOf(text);
+  ctx.analyses.set(FEATURES_ANALYSIS_KEY, { text, features });
+  return features;
+}
+
 function classifier(id: string, severity: number, score: Scorer, defaultThreshold = 0.5): Policy {
   return {
     id,
     type: 'classifier',
     severity,
     defaultThreshold,
-    evaluate(text: string, _settings: PolicySettings): FieldResult {
-      const result = score(featuresOf(text), text);
+    evaluate(text: string, _settings: PolicySettings, ctx?: PolicyContext): FieldResult {
+      const result = score(fieldFeatures(text, ctx), text);
       return { ...result, probability: round(result.probability) };
     },
   };
