@@ -48,6 +48,34 @@ describe('channels API', () => {
     assert.equal((await t.request('GET', '/v1/channels/chat')).status, 404);
   });
 
+  test('insights answer per channel: sentiment and language where enabled, none elsewhere', async () => {
+    const created = await t.request('POST', '/v1/channels', { body: { key: 'insightful', name: 'Insightful', insights: ['sentiment', 'language'] } });
+    assert.equal(created.status, 201);
+    assert.deepEqual(created.body.insights, ['sentiment', 'language']);
+    const insightsOf = async (text: string, channel?: string) => {
+      const r = await t.request('POST', '/v1/moderate', { body: { content: { type: 'text', text }, doNotStore: true, ...(channel ? { channel } : {}) } });
+      assert.equal(r.status, 200);
+      return new Map((r.body.insights as Array<{ id: string; type: string; value: string | null; probability: number }>).map((i) => [i.id, i]));
+    };
+    const happy = await insightsOf('I absolutely love this community, thank you all for the warm welcome!', 'insightful');
+    assert.equal(happy.get('sentiment')?.value, 'positive');
+    assert.equal(happy.get('sentiment')?.type, 'insight');
+    assert.equal(happy.get('language')?.value, 'en');
+    assert.ok(happy.get('language')!.probability > 0.5);
+    const angry = await insightsOf('This is terrible, I hate it and I am so angry at the seller.', 'insightful');
+    assert.equal(angry.get('sentiment')?.value, 'negative');
+    // Sentiment is English only; the language insight still answers.
+    const german = await insightsOf('Das Wetter ist heute sehr schön und ich gehe mit meinen Freunden spazieren.', 'insightful');
+    assert.equal(german.get('sentiment')?.value, null);
+    assert.equal(german.get('language')?.value, 'de');
+    // Too little text for a language.
+    assert.equal((await insightsOf('ok', 'insightful')).get('language')?.value, null);
+    assert.equal((await insightsOf('I absolutely love this community!')).size, 0);
+    const refused = await t.request('POST', '/v1/channels', { body: { key: 'bad-insight', name: 'Bad', insights: ['horoscope'] } });
+    assert.equal(refused.status, 400);
+    assert.equal((await t.request('GET', '/v1/channels/bad-insight')).status, 404);
+  });
+
   test('channel edits take effect on the next submission', async () => {
     await t.request('POST', '/v1/channels', { body: { key: 'live', name: 'Live' } });
     const first = await t.request('POST', '/v1/moderate', { body: { content: { type: 'text', text: 'fuck' }, channel: 'live' } });

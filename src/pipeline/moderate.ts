@@ -9,7 +9,7 @@ import { newId } from '../lib/ids.ts';
 import { bindPolicy, normalizePolicyList, resultIdOf, type PolicyEnvironment } from '../policies/registry.ts';
 import { compiledWordlist } from '../services/wordlists.ts';
 import type { Config } from '../config.ts';
-import { findInsight, type InsightResult } from '../policies/insights.ts';
+import { findInsight, type InsightResult, type InsightScratch } from '../policies/insights.ts';
 import { resolveChannel, type Channel } from '../services/channels.ts';
 import { findAuthorSnapshot, refreshAuthorSnapshot, type AuthorSummary } from '../services/authors.ts';
 import type { ModerateBody, ModerateResponse } from '../schemas/moderate.ts';
@@ -409,10 +409,11 @@ function runInsights(channel: Channel, fields: readonly PreparedField[]): Insigh
   if (channel.config.insights.length === 0) return [];
   const text = fields.map((f) => f.text).join('\n');
   const results: InsightResult[] = [];
+  const scratch: InsightScratch = {};
   for (const id of channel.config.insights) {
     const insight = findInsight(id);
     if (!insight) continue;
-    const { value, probability } = insight.run(text);
+    const { value, probability } = insight.run(text, scratch);
     results.push({ id, type: 'insight', probability: round(probability), value });
   }
   return results;

@@ -11,14 +11,22 @@ export interface InsightResult {
   value: string | null;
 }
 
-export interface Insight {
-  id: string;
-  run(text: string): { value: string | null; probability: number };
+/** What the insights of one request share: the sentiment insight checks the language the language insight reports. */
+export interface InsightScratch {
+  language?: { value: string | null; probability: number };
 }
 
+export interface Insight {
+  id: string;
+  run(text: string, scratch: InsightScratch): { value: string | null; probability: number };
+}
+
+// Language detection costs more than all text policies together on a short message, so it runs once per request.
+const languageOf = (text: string, scratch: InsightScratch) => (scratch.language ??= detectLanguage(text));
+
 const insights: Insight[] = [
-  { id: 'sentiment', run: analyzeSentiment },
-  { id: 'language', run: detectLanguage },
+  { id: 'sentiment', run: (text, scratch) => analyzeSentiment(text, languageOf(text, scratch)) },
+  { id: 'language', run: languageOf },
 ];
 const byId = new Map(insights.map((i) => [i.id, i]));
 

@@ -24,8 +24,8 @@ export function sentimentScores(text: string): Record<Sentiment, number> | null 
   return { negative: raw.negative / total, neutral: raw.neutral / total, positive: raw.positive / total };
 }
 
-export function analyzeSentiment(text: string): { value: Sentiment | null; probability: number } {
-  const language = detectLanguage(text);
+/** `language` is the text's detected language when the caller already has it (the pipeline's language insight). */
+export function analyzeSentiment(text: string, language = detectLanguage(text)): { value: Sentiment | null; probability: number } {
   // Too-short texts have no detected language; score them anyway unless they are clearly not English.
   if (language.value !== null && !SUPPORTED_LANGUAGES.has(language.value) && language.probability > 0.5) return { value: null, probability: 0 };
   if (!/\p{L}/u.test(text)) return { value: null, probability: 0 };
