@@ -228,7 +228,7 @@ test('each field of an object is featurized once for all classifier policies, wh
   const { FEATURES_ANALYSIS_KEY } = await import('./policies.ts');
   // More fields than featuresOf's memo holds, scored policy by policy as the pipeline does.
   const texts = Array.from({ length: 8 }, (_, i) => `Listing ${i}: a used bike, ${i + 2} gears, pick-up only. Message me if you are interested.`);
-  const contexts = texts.map((text) => ({ fieldKey: `f${texts.indexOf(text)}`, original: text, analyses: new Map<string, unknown>() }));
+  const contexts = texts.map((text, i) => ({ fieldKey: `f${i}`, original: text, analyses: new Map<string, unknown>() }));
   const first = new Map<number, unknown>();
   for (const id of ['toxicity', 'hate', 'sexual', 'spam']) {
     texts.forEach((text, i) => {
