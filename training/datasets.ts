@@ -13,6 +13,8 @@ export interface Example {
   text: string;
   label: number;
   source: string;
+  /** ToxiGen: the target group. */
+  group?: string;
 }
 
 export type Split = 'train' | 'test';
@@ -67,6 +69,7 @@ export function toxigen(): Example[] {
     text: row.text ?? '',
     label: row.label === 'hate' ? 1 : 0,
     source: 'toxigen',
+    group: row.target_group ?? '',
   }));
 }
 

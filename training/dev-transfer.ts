@@ -9,13 +9,13 @@
  * Comparison knobs (docs/configuration.md): OPEN_MODERATION_TRANSFER_ONLY, _L2, _EPOCHS, _WEIGHTS,
  * _EMBEDDINGS and _TAIL_UNTIL.
  */
-import { buildSpecs, pushSourceExamples } from './train-all.ts';
+import { buildSpecs, conceptLimit, nbPowerOf, pushSourceExamples } from './train-all.ts';
 import { trainLogistic, type TrainingExample } from './logistic.ts';
 import { rocAuc, averagePrecision } from './metrics.ts';
 import { computeFeatures, EMBEDDING_BASE } from '../src/core/classifiers/features.ts';
 import { decodeModel, encodeModel } from '../src/core/classifiers/linear-model.ts';
 import { loadModels } from '../src/core/classifiers/models.ts';
-import { ownSentences } from './datasets.ts';
+import { ownSentences, toxigen, type Example } from './datasets.ts';
 
 loadModels();
 const specs = buildSpecs();
@@ -26,13 +26,16 @@ const featurize = (text: string) => {
   return f;
 };
 
-interface Task { model: string; heldOut?: string[]; tail?: { positive: string; negative: string[] } }
+/** heldOut: source-name prefixes; heldOutTexts: single texts (of any source) left out of training and scored; tail: see below. */
+interface Task { model: string; label?: string; heldOut?: string[]; heldOutTexts?: Example[]; tail?: { positive: string; negative: string[] } }
 const only = process.env.OPEN_MODERATION_TRANSFER_ONLY?.split(',');
 const WINDOW_SCORED = new Set(['toxicity', 'sexual']);
 const tasks: Task[] = [
   { model: 'hate', heldOut: ['toxigen:'] },
   { model: 'hate', heldOut: ['hateval:'] },
   { model: 'hate', heldOut: ['davidson:'] },
+  // Round 12: ToxiGen's sentences about two groups, so that ToxiGen's own weight can be judged on implicit hate about groups it did not cover.
+  { model: 'hate', label: 'toxigen lgbtq+bisexual', heldOutTexts: toxigen().filter((e) => e.group === 'lgbtq' || e.group === 'bisexual') },
   { model: 'toxicity', heldOut: ['olid:'] },
   { model: 'toxicity', heldOut: ['toxigen:'] },
   { model: 'violence', tail: { positive: 'violence', negative: ['hard_negatives', 'harassment', 'sexual', 'self_harm', 'nonprotected_abuse'] } },
@@ -63,20 +66,22 @@ for (const task of tasks.filter((t) => !only || only.includes(t.model))) {
   const tailPositives = task.tail ? tailOf(task.tail.positive) : [];
   const tailNegatives = task.tail ? task.tail.negative.flatMap(tailOf) : [];
   const tailLines = [...tailPositives, ...tailNegatives];
-  const containsTail = (text: string) => tailLines.some((line) => text.includes(line));
+  const heldTexts = new Set((task.heldOutTexts ?? []).map((e) => e.text));
+  const containsTail = (text: string) => heldTexts.has(text) || tailLines.some((line) => text.includes(line));
   const examples: TrainingExample[] = [];
   for (const [sources, label] of [[spec.positives, 1], [spec.negatives, 0]] as const) {
     for (const source of sources) if (!held(source.name)) pushSourceExamples(examples, source, label, weightOf(source), featurize, containsTail);
   }
   const embeddings = embeddingsOverride ? embeddingsOverride === 'all' : spec.embeddings === true;
-  const fit = trainLogistic(examples, { seed: spec.seed, epochs: epochsOverride ?? spec.epochs ?? 6, l2: l2Override ?? spec.l2, maxClassWeight: spec.maxClassWeight, featureLimit: embeddings ? undefined : EMBEDDING_BASE });
+  const fit = trainLogistic(examples, { seed: spec.seed, epochs: epochsOverride ?? spec.epochs ?? 6, l2: l2Override ?? spec.l2, maxClassWeight: spec.maxClassWeight, featureLimit: embeddings ? conceptLimit() : EMBEDDING_BASE, nbPower: nbPowerOf(spec) });
   const model = decodeModel(spec.name, encodeModel(fit.weights, fit.bias));
   // As the policies score (src/core/classifiers/policies.ts): toxicity and sexual by their worst window, the others by their worst sentence group.
   const score = (t: string) => (WINDOW_SCORED.has(task.model) ? model.maxWindowProbability(featurize(t)) : model.maxSentenceProbability(featurize(t)));
   const scored = (sources: typeof spec.positives) => sources.filter((s) => held(s.name)).flatMap((s) => s.texts).map(score);
-  const pos = task.tail ? tailPositives.map(score) : scored(spec.positives);
-  const neg = task.tail ? tailNegatives.map(score) : scored(spec.negatives);
+  const heldOutTexts = (label: number) => (task.heldOutTexts ?? []).filter((e) => e.label === label).map((e) => score(e.text));
+  const pos = task.tail ? tailPositives.map(score) : task.heldOutTexts ? heldOutTexts(1) : scored(spec.positives);
+  const neg = task.tail ? tailNegatives.map(score) : task.heldOutTexts ? heldOutTexts(0) : scored(spec.negatives);
   const scores = [...pos, ...neg];
   const labels = [...pos.map(() => 1), ...neg.map(() => 0)];
-  console.log(`${task.model.padEnd(9)} without ${(task.heldOut ?? ['own tail']).join('+').padEnd(10)} +${String(pos.length).padEnd(5)} -${String(neg.length).padEnd(6)} AUC ${rocAuc(scores, labels).toFixed(4)} AP ${averagePrecision(scores, labels).toFixed(4)}`);
+  console.log(`${task.model.padEnd(9)} without ${(task.label ?? (task.heldOut ?? ['own tail']).join('+')).padEnd(10)} +${String(pos.length).padEnd(5)} -${String(neg.length).padEnd(6)} AUC ${rocAuc(scores, labels).toFixed(4)} AP ${averagePrecision(scores, labels).toFixed(4)}`);
 }

@@ -3,7 +3,7 @@
  * with L2, class-balanced sample weights, shuffled by a seeded PRNG. Pure
  * double-precision JS arithmetic, so the same inputs give bit-identical weights.
  */
-import { FEATURE_COUNT, type TextFeatures } from '../src/core/classifiers/features.ts';
+import { FEATURE_COUNT, HASH_SIZE, type TextFeatures } from '../src/core/classifiers/features.ts';
 
 export interface TrainingExample {
   features: TextFeatures;
@@ -20,6 +20,34 @@ export interface TrainOptions {
   maxClassWeight?: number;
   /** Features at or above this index are left out (their weights stay zero). */
   featureLimit?: number;
+  /** Scales each hashed n-gram by |log-count ratio|^power (NBSVM); 0 or absent: off. */
+  nbPower?: number;
+}
+
+/**
+ * NBSVM-style scale per hashed feature: |log((p_j/|p|)/(q_j/|q|))|^power with add-one smoothing,
+ * from the weighted counts in positives (p) and negatives (q). Only the hashed n-grams are scaled.
+ */
+export function naiveBayesScale(examples: TrainingExample[], power: number): Float64Array {
+  const positive = new Float64Array(HASH_SIZE).fill(1);
+  const negative = new Float64Array(HASH_SIZE).fill(1);
+  let positiveTotal = HASH_SIZE;
+  let negativeTotal = HASH_SIZE;
+  for (const example of examples) {
+    const counts = example.label === 1 ? positive : negative;
+    const weight = example.weight ?? 1;
+    const { indices, length } = example.features;
+    for (let i = 0; i < length; i++) {
+      const index = indices[i]!;
+      if (index >= HASH_SIZE) break;
+      counts[index]! += weight;
+      if (example.label === 1) positiveTotal += weight;
+      else negativeTotal += weight;
+    }
+  }
+  const scale = new Float64Array(FEATURE_COUNT).fill(1);
+  for (let j = 0; j < HASH_SIZE; j++) scale[j] = Math.abs(Math.log(positive[j]! / positiveTotal / (negative[j]! / negativeTotal))) ** power;
+  return scale;
 }
 
 export function mulberry32(seed: number): () => number {
@@ -55,6 +83,7 @@ export function trainLogistic(examples: TrainingExample[], options: TrainOptions
   const featureLimit = options.featureLimit ?? FEATURE_COUNT;
   const weights = new Float64Array(FEATURE_COUNT);
   const squaredGradients = new Float64Array(FEATURE_COUNT);
+  const scale = options.nbPower ? naiveBayesScale(examples, options.nbPower) : undefined;
   let bias = 0;
   let biasSquared = 0;
   const order = examples.map((_, i) => i);
@@ -68,13 +97,13 @@ export function trainLogistic(examples: TrainingExample[], options: TrainOptions
       // Dense features come last and in increasing index order, so the excluded ones are a suffix.
       while (length > 0 && indices[length - 1]! >= featureLimit) length--;
       let margin = bias;
-      for (let i = 0; i < length; i++) margin += weights[indices[i]!]! * values[i]!;
+      for (let i = 0; i < length; i++) margin += weights[indices[i]!]! * values[i]! * (scale ? scale[indices[i]!]! : 1);
       const predicted = 1 / (1 + Math.exp(-margin));
       const sampleWeight = (example.weight ?? 1) * (example.label === 1 ? positiveWeight : 1);
       const gradient = (predicted - example.label) * sampleWeight;
       for (let i = 0; i < length; i++) {
         const index = indices[i]!;
-        const g = gradient * values[i]! + l2 * weights[index]!;
+        const g = gradient * values[i]! * (scale ? scale[index]! : 1) + l2 * weights[index]!;
         squaredGradients[index]! += g * g;
         // The initial accumulator damps the first steps: without it Adagrad moves a
         // feature seen once by a full learning rate, and thousands of rare n-grams
@@ -85,5 +114,7 @@ export function trainLogistic(examples: TrainingExample[], options: TrainOptions
       bias -= (learningRate * gradient) / Math.sqrt(biasSquared + 1e-8);
     }
   }
+  // The scale folds into the weights, so scoring is unchanged.
+  if (scale) for (let j = 0; j < HASH_SIZE; j++) weights[j]! *= scale[j]!;
   return { weights, bias };
 }

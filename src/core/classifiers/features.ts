@@ -4,8 +4,8 @@
  * features are memoized because the pipeline asks ~20 policies about the same
  * field in a row.
  */
-import { LEXICON_FEATURES, lexiconHitsWithin, lexiconMatches, type LexiconHits, type LexiconMatch } from './lexicons.ts';
-import { vectorRow, wordVectors } from './word-vectors.ts';
+import { LEXICON_FEATURES, curatedWords, lexiconHitsWithin, lexiconMatches, type LexiconHits, type LexiconMatch } from './lexicons.ts';
+import { vectorRow, wordVectors, type WordVectors } from './word-vectors.ts';
 
 /** Hashed n-gram space; structural and lexicon features live above it. */
 export const HASH_BITS = 18;
@@ -47,7 +47,15 @@ const INTERACTION_BASE = HASH_SIZE + STRUCTURAL_FEATURES.length + LEXICON_FEATUR
  */
 export const EMBEDDING_DIMENSIONS = 100;
 export const EMBEDDING_BASE = INTERACTION_BASE + INTERACTION_FEATURES.length;
-export const FEATURE_COUNT = EMBEDDING_BASE + 2 * EMBEDDING_DIMENSIONS;
+/**
+ * Concept features, after the embedding block (round 12): per concept, the highest cosine between a word
+ * of the text and the concept's direction (the normalised mean of the unit vectors of its lexicon's single
+ * words), sharpened so that only close neighbours count. A lexicon hit needs the exact word; this lets
+ * "disembowel" or "pummel" count as violent words without ever being listed or seen in training.
+ */
+export const CONCEPTS = ['violence', 'gore', 'dehumanizing', 'insult', 'self_harm', 'sexual', 'hostility'] as const;
+export const CONCEPT_BASE = EMBEDDING_BASE + 2 * EMBEDDING_DIMENSIONS;
+export const FEATURE_COUNT = CONCEPT_BASE + CONCEPTS.length;
 const lexiconAt = (name: string): number => (LEXICON_FEATURES as readonly string[]).indexOf(name);
 const IDENTITY_LEXICONS = ['identity_race', 'identity_religion', 'identity_gender', 'identity_orientation', 'identity_disability', 'identity_nationality', 'slur_race', 'slur_gender_orientation', 'slur_disability'].map(lexiconAt);
 const DEROGATION_LEXICONS = ['dehumanizing', 'insult'].map(lexiconAt);
@@ -456,12 +464,18 @@ function embeddingFeatures(table: TokenTable, from: number, to: number): void {
   const dimensions = vectors.dimensions;
   if (dimensions !== EMBEDDING_DIMENSIONS) return;
   const { values, scales } = vectors;
+  const similarities = conceptSimilarities(vectors);
   embeddingSum.fill(0);
   embeddingMax.fill(-Infinity);
+  conceptMax.fill(0);
   let found = 0;
   for (let t = from; t < to; t++) {
     const row = table.rows[t]!;
     if (row < 0) continue;
+    for (let c = 0; c < CONCEPTS.length; c++) {
+      const similarity = similarities[row * CONCEPTS.length + c]!;
+      if (similarity > conceptMax[c]!) conceptMax[c] = similarity;
+    }
     const scale = scales[row]!;
     const base = row * dimensions;
     for (let d = 0; d < dimensions; d++) {
@@ -477,6 +491,52 @@ function embeddingFeatures(table: TokenTable, from: number, to: number): void {
   const unit = norm > 0 ? 1 / Math.sqrt(norm) : 0;
   for (let d = 0; d < dimensions; d++) addDense(EMBEDDING_BASE + d, embeddingSum[d]! * unit);
   for (let d = 0; d < dimensions; d++) addDense(EMBEDDING_BASE + dimensions + d, embeddingMax[d]! * 0.5);
+  for (let c = 0; c < CONCEPTS.length; c++) addDense(CONCEPT_BASE + c, conceptMax[c]!);
+}
+
+const conceptMax = new Float64Array(CONCEPTS.length);
+/** Cosines below this are unrelated words (the typical cosine of two random GloVe words is 0.1–0.3). */
+const CONCEPT_FLOOR = 0.4;
+const conceptTables = new WeakMap<WordVectors, Float32Array>();
+
+/**
+ * Per vocabulary row and concept: max(0, cos − floor) / (1 − floor), computed once per vector table
+ * (about 30 ms at start) so that scoring only looks values up.
+ */
+function conceptSimilarities(vectors: WordVectors): Float32Array {
+  let table = conceptTables.get(vectors);
+  if (table) return table;
+  const { dimensions, values, scales, index } = vectors;
+  const count = scales.length;
+  const norms = new Float64Array(count);
+  for (let row = 0; row < count; row++) {
+    let sum = 0;
+    for (let d = 0; d < dimensions; d++) sum += values[row * dimensions + d]! * values[row * dimensions + d]!;
+    norms[row] = Math.sqrt(sum);
+  }
+  table = new Float32Array(count * CONCEPTS.length);
+  const direction = new Float64Array(dimensions);
+  for (let c = 0; c < CONCEPTS.length; c++) {
+    direction.fill(0);
+    for (const word of curatedWords(CONCEPTS[c]!)) {
+      const row = index.get(word);
+      if (row === undefined || norms[row] === 0) continue;
+      for (let d = 0; d < dimensions; d++) direction[d]! += values[row * dimensions + d]! / norms[row]!;
+    }
+    let length = 0;
+    for (let d = 0; d < dimensions; d++) length += direction[d]! * direction[d]!;
+    if (length === 0) continue;
+    length = Math.sqrt(length);
+    for (let row = 0; row < count; row++) {
+      if (norms[row] === 0) continue;
+      let dot = 0;
+      for (let d = 0; d < dimensions; d++) dot += values[row * dimensions + d]! * direction[d]!;
+      const cosine = dot / (length * norms[row]!);
+      table[row * CONCEPTS.length + c] = cosine > CONCEPT_FLOOR ? (cosine - CONCEPT_FLOOR) / (1 - CONCEPT_FLOOR) : 0;
+    }
+  }
+  conceptTables.set(vectors, table);
+  return table;
 }
 
 function anyHit(lexicon: LexiconHits, categories: readonly number[]): boolean {

@@ -170,6 +170,16 @@ export function lexiconIndex(category: string): number {
   return index;
 }
 
+/** The single-word terms of a curated category (weight markers dropped), for the concept directions of features.ts. */
+export function curatedWords(category: string): string[] {
+  const list = CURATED[category];
+  if (list === undefined) throw new Error(`unknown curated category ${category}`);
+  return list
+    .split(',')
+    .map((item) => item.trim().replace(/:\d(?:\.\d+)?$/, '').toLowerCase())
+    .filter((term) => term && !term.includes(' '));
+}
+
 export interface ProfanityTerm {
   term: string;
   severity: number;

@@ -26,3 +26,16 @@ test('the Platt midpoint is where a 1-D logistic fit of the scores crosses 0.5',
   assert.ok(Math.abs(plattMidpoint(margins, labels) - 2) < 1e-9);
   assert.equal(plattMidpoint(margins, labels), plattMidpoint(margins, labels));
 });
+
+test('the naive-Bayes scale grows with how unevenly an n-gram splits the classes, and leaves dense features alone', async () => {
+  const { naiveBayesScale } = await import('../../../training/logistic.ts');
+  const { HASH_SIZE, computeFeatures } = await import('./features.ts');
+  const base = computeFeatures('x');
+  const example = (indices: number[], label: 0 | 1) => ({ features: { ...base, indices: Int32Array.from(indices), values: new Float32Array(indices.length).fill(1), length: indices.length }, label });
+  // n-gram 7 only in positives, 9 mostly in negatives, 8 in nearly every text; HASH_SIZE is a dense feature.
+  const examples = [example([7, 8, 9, HASH_SIZE], 1), example([7, 8], 1), example([8, 9], 0), example([8, 9], 0), example([8], 0)];
+  const scale = naiveBayesScale(examples, 1);
+  assert.ok(scale[7]! > scale[9]! && scale[9]! > scale[8]!, `${scale[7]} ${scale[9]} ${scale[8]}`);
+  assert.equal(scale[HASH_SIZE], 1);
+  assert.equal(naiveBayesScale(examples, 0.5)[7], Math.sqrt(scale[7]!));
+});
