@@ -247,3 +247,21 @@ test('each field of an object is featurized once for all classifier policies, wh
   assert.equal(replaced.text, other);
   assert.notEqual(replaced.features, first.get(0));
 });
+
+test('concept features: a violent word the lexicon does not list still counts as near the violence concept, an ordinary word does not', async () => {
+  const { CONCEPT_BASE, CONCEPTS } = await import('./features.ts');
+  const { curatedWords } = await import('./lexicons.ts');
+  const violenceConcept = CONCEPT_BASE + CONCEPTS.indexOf('violence');
+  const conceptValue = (text: string) => {
+    const features = computeFeatures(text);
+    for (let i = 0; i < features.length; i++) if (features.indices[i] === violenceConcept) return features.values[i]!;
+    return 0;
+  };
+  assert.ok(!curatedWords('violence').includes('massacred'));
+  assert.ok(curatedWords('violence').includes('kill'));
+  assert.ok(conceptValue('they massacred the villagers') > 0);
+  assert.ok(conceptValue('kill') > conceptValue('massacred'));
+  // Frequent words share a common direction in GloVe; without centring, "the" alone scored 0.22 here.
+  assert.equal(conceptValue('we grew tomatoes in the garden'), 0);
+  assert.equal(conceptValue('the'), 0);
+});

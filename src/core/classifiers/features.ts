@@ -49,8 +49,8 @@ export const EMBEDDING_DIMENSIONS = 100;
 export const EMBEDDING_BASE = INTERACTION_BASE + INTERACTION_FEATURES.length;
 /**
  * Concept features, after the embedding block (round 12): per concept, the highest cosine between a word
- * of the text and the concept's direction (the normalised mean of the unit vectors of its lexicon's single
- * words), sharpened so that only close neighbours count. A lexicon hit needs the exact word; this lets
+ * of the text and the concept's direction (the normalised mean of the centred unit vectors of its lexicon's
+ * single words), sharpened so that only close neighbours count. A lexicon hit needs the exact word; this lets
  * "disembowel" or "pummel" count as violent words without ever being listed or seen in training.
  */
 export const CONCEPTS = ['violence', 'gore', 'dehumanizing', 'insult', 'self_harm', 'sexual', 'hostility'] as const;
@@ -495,23 +495,32 @@ function embeddingFeatures(table: TokenTable, from: number, to: number): void {
 }
 
 const conceptMax = new Float64Array(CONCEPTS.length);
-/** Cosines below this are unrelated words (the typical cosine of two random GloVe words is 0.1–0.3). */
-const CONCEPT_FLOOR = 0.4;
+/** Below this cosine (of centred vectors) a word is not a near neighbour of the concept. */
+const CONCEPT_FLOOR = 0.3;
 const conceptTables = new WeakMap<WordVectors, Float32Array>();
 
 /**
  * Per vocabulary row and concept: max(0, cos − floor) / (1 − floor), computed once per vector table
- * (about 30 ms at start) so that scoring only looks values up.
+ * (about 30 ms at start) so that scoring only looks values up. The vectors are centred on the
+ * vocabulary's mean first: frequent words share a common direction, and uncentred, "the" and "on"
+ * sat closer to the violence concept than most violent words did.
  */
 function conceptSimilarities(vectors: WordVectors): Float32Array {
   let table = conceptTables.get(vectors);
   if (table) return table;
   const { dimensions, values, scales, index } = vectors;
   const count = scales.length;
+  const centred = new Float32Array(count * dimensions);
+  const mean = new Float64Array(dimensions);
+  for (let row = 0; row < count; row++) for (let d = 0; d < dimensions; d++) mean[d]! += (values[row * dimensions + d]! * scales[row]!) / count;
   const norms = new Float64Array(count);
   for (let row = 0; row < count; row++) {
     let sum = 0;
-    for (let d = 0; d < dimensions; d++) sum += values[row * dimensions + d]! * values[row * dimensions + d]!;
+    for (let d = 0; d < dimensions; d++) {
+      const value = values[row * dimensions + d]! * scales[row]! - mean[d]!;
+      centred[row * dimensions + d] = value;
+      sum += value * value;
+    }
     norms[row] = Math.sqrt(sum);
   }
   table = new Float32Array(count * CONCEPTS.length);
@@ -521,7 +530,7 @@ function conceptSimilarities(vectors: WordVectors): Float32Array {
     for (const word of curatedWords(CONCEPTS[c]!)) {
       const row = index.get(word);
       if (row === undefined || norms[row] === 0) continue;
-      for (let d = 0; d < dimensions; d++) direction[d]! += values[row * dimensions + d]! / norms[row]!;
+      for (let d = 0; d < dimensions; d++) direction[d]! += centred[row * dimensions + d]! / norms[row]!;
     }
     let length = 0;
     for (let d = 0; d < dimensions; d++) length += direction[d]! * direction[d]!;
@@ -530,7 +539,7 @@ function conceptSimilarities(vectors: WordVectors): Float32Array {
     for (let row = 0; row < count; row++) {
       if (norms[row] === 0) continue;
       let dot = 0;
-      for (let d = 0; d < dimensions; d++) dot += values[row * dimensions + d]! * direction[d]!;
+      for (let d = 0; d < dimensions; d++) dot += centred[row * dimensions + d]! * direction[d]!;
       const cosine = dot / (length * norms[row]!);
       table[row * CONCEPTS.length + c] = cosine > CONCEPT_FLOOR ? (cosine - CONCEPT_FLOOR) / (1 - CONCEPT_FLOOR) : 0;
     }
