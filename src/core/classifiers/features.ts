@@ -51,7 +51,8 @@ export const EMBEDDING_BASE = INTERACTION_BASE + INTERACTION_FEATURES.length;
  * Concept features, after the embedding block (round 12): per concept, the highest cosine between a word
  * of the text and the concept's direction (the normalised mean of the centred unit vectors of its lexicon's
  * single words), sharpened so that only close neighbours count. A lexicon hit needs the exact word; this lets
- * "disembowel" or "pummel" count as violent words without ever being listed or seen in training.
+ * an unlisted word of the vector vocabulary ("massacred", "soldiers") count toward the violence concept. Words
+ * outside that vocabulary have no vector and add nothing here.
  */
 export const CONCEPTS = ['violence', 'gore', 'dehumanizing', 'insult', 'self_harm', 'sexual', 'hostility'] as const;
 export const CONCEPT_BASE = EMBEDDING_BASE + 2 * EMBEDDING_DIMENSIONS;
