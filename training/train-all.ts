@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { computeFeatures, tokensOf, HASH_BITS, FEATURE_COUNT, EMBEDDING_BASE, CONCEPT_BASE, type TextFeatures } from '../src/core/classifiers/features.ts';
+import { computeFeatures, tokensOf, HASH_BITS, FEATURE_COUNT, EMBEDDING_BASE, CONCEPT_BASE, IDENTITY_LEXICON_NAMES, type TextFeatures } from '../src/core/classifiers/features.ts';
 import { compressWordVectors, decodeWordVectors, setWordVectors, WORD_VECTORS_FILE } from '../src/core/classifiers/word-vectors.ts';
 import { extractWordVectors, TOP_WORDS, CORPUS_MIN_COUNT } from './extract-word-vectors.ts';
 import { lexiconHits, lexiconIndex, setProfanityTerms, PROFANITY_TERMS_FILE } from '../src/core/classifiers/lexicons.ts';
@@ -72,17 +72,6 @@ export interface ModelSpec {
 }
 
 /**
- * How the spam boundary is fit (training/dev-spam-cv.ts compares them; OPEN_MODERATION_SPAM_CALIBRATION
- * overrides for that comparison only):
- * - 'split' (rounds 1–4): a provisional model trained without the rows of index % 5 == 1, F1-best cut on them
- *   (129 spam: noisy);
- * - 'oof': five models, each trained without one fold of `rows`, score that fold; F1-best cut of the pooled
- *   out-of-fold scores (every row scored once);
- * - 'oof-youtube': as 'oof', plus leave-one-video-out scores of the YouTube training videos in the pool;
- * - 'platt': the margin where a Platt (1-D logistic) fit of the pooled out-of-fold scores gives 0.5;
- * - 'none': no shift.
- */
-/**
  * The spec's naive-Bayes scaling power; for comparisons OPEN_MODERATION_NB_MODELS (comma list) with
  * OPEN_MODERATION_NB_POWER sets it for the listed models instead.
  */
@@ -95,6 +84,17 @@ export function nbPowerOf(spec: Pick<ModelSpec, 'name' | 'nbPower'>): number {
 /** OPEN_MODERATION_NO_CONCEPTS=1 (comparisons only): the embedding models leave the concept features out. */
 export const conceptLimit = (): number | undefined => (process.env.OPEN_MODERATION_NO_CONCEPTS === '1' ? CONCEPT_BASE : undefined);
 
+/**
+ * How the spam boundary is fit (training/dev-spam-cv.ts compares them; OPEN_MODERATION_SPAM_CALIBRATION
+ * overrides for that comparison only):
+ * - 'split' (rounds 1–4): a provisional model trained without the rows of index % 5 == 1, F1-best cut on them
+ *   (129 spam: noisy);
+ * - 'oof': five models, each trained without one fold of `rows`, score that fold; F1-best cut of the pooled
+ *   out-of-fold scores (every row scored once);
+ * - 'oof-youtube': as 'oof', plus leave-one-video-out scores of the YouTube training videos in the pool;
+ * - 'platt': the margin where a Platt (1-D logistic) fit of the pooled out-of-fold scores gives 0.5;
+ * - 'none': no shift.
+ */
 export type CalibrationMethod = 'split' | 'oof' | 'oof-youtube' | 'platt' | 'none';
 export const SPAM_CALIBRATION: CalibrationMethod = 'platt';
 const spamCalibrationMethod = (): CalibrationMethod => (process.env.OPEN_MODERATION_SPAM_CALIBRATION as CalibrationMethod | undefined) ?? SPAM_CALIBRATION;
@@ -150,7 +150,6 @@ function withoutHits(items: string[], lexicons: readonly string[]): string[] {
   });
 }
 
-const IDENTITY_LEXICONS = ['identity_race', 'identity_religion', 'identity_gender', 'identity_orientation', 'identity_disability', 'identity_nationality', 'slur_race', 'slur_gender_orientation', 'slur_disability'];
 const HARM_LEXICONS = ['insult', 'hostility', 'dehumanizing', 'violence', 'threat', 'gore', 'self_harm', 'sexual', 'flirt', 'adult', 'prof_mild', 'prof_strong', 'prof_severe', 'slur_race', 'slur_gender_orientation', 'slur_disability', 'prof_sexual'];
 /** Texts with no hit in the harm and profanity lexicons. */
 export const withoutHarmWords = (items: string[]): string[] => withoutHits(items, HARM_LEXICONS);
@@ -239,7 +238,7 @@ export function buildSpecs(): ModelSpec[] {
   // training/dev-transfer.ts, even for sexual and self-harm lines.
   const otherHarm: Source = {
     name: 'own:violence+sexual+self_harm (those naming no group, +passages)',
-    texts: withoutHits([...violence.texts, ...sexual.texts, ...selfHarm.texts], IDENTITY_LEXICONS),
+    texts: withoutHits([...violence.texts, ...sexual.texts, ...selfHarm.texts], IDENTITY_LEXICON_NAMES),
   };
   // Threats and calls for violence against groups are violence too.
   const violentHate: Source = { name: 'own:hate+identity-hate (those with violent words)', texts: withViolentWords([...own('hate'), ...identity.hateful]) };

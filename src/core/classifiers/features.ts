@@ -58,7 +58,9 @@ export const CONCEPTS = ['violence', 'gore', 'dehumanizing', 'insult', 'self_har
 export const CONCEPT_BASE = EMBEDDING_BASE + 2 * EMBEDDING_DIMENSIONS;
 export const FEATURE_COUNT = CONCEPT_BASE + CONCEPTS.length;
 const lexiconAt = (name: string): number => (LEXICON_FEATURES as readonly string[]).indexOf(name);
-const IDENTITY_LEXICONS = ['identity_race', 'identity_religion', 'identity_gender', 'identity_orientation', 'identity_disability', 'identity_nationality', 'slur_race', 'slur_gender_orientation', 'slur_disability'].map(lexiconAt);
+/** The lexicons that name a protected group (training also uses them to tell texts that name no group). */
+export const IDENTITY_LEXICON_NAMES = ['identity_race', 'identity_religion', 'identity_gender', 'identity_orientation', 'identity_disability', 'identity_nationality', 'slur_race', 'slur_gender_orientation', 'slur_disability'] as const;
+const IDENTITY_LEXICONS = IDENTITY_LEXICON_NAMES.map(lexiconAt);
 const DEROGATION_LEXICONS = ['dehumanizing', 'insult'].map(lexiconAt);
 const HOSTILITY_LEXICONS = ['hostility'].map(lexiconAt);
 const VIOLENCE_LEXICONS = ['violence', 'threat'].map(lexiconAt);
@@ -502,7 +504,7 @@ const conceptTables = new WeakMap<WordVectors, Float32Array>();
 
 /**
  * Per vocabulary row and concept: max(0, cos − floor) / (1 − floor), computed once per vector table
- * (about 30 ms at start) so that scoring only looks values up. The vectors are centred on the
+ * (70–100 ms at start, in loadModels' warm-up) so that scoring only looks values up. The vectors are centred on the
  * vocabulary's mean first: frequent words share a common direction, and uncentred, "the" and "on"
  * sat closer to the violence concept than most violent words did.
  */
