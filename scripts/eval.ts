@@ -11,7 +11,7 @@ import { sentimentScores } from '../src/core/classifiers/sentiment.ts';
 import { REPO_ROOT } from '../src/core/classifiers/paths.ts';
 import type { FieldResult, Policy } from '../src/core/policy.ts';
 import { parseCsvObjects } from '../training/csv.ts';
-import { DATASETS_DIR, davidson, everydayProbe, smsSpam, tweetEval, tweetEvalSentiment, youtubeSpam } from '../training/datasets.ts';
+import { DATASETS_DIR, davidson, probeLines, smsSpam, tweetEval, tweetEvalSentiment, youtubeSpam } from '../training/datasets.ts';
 import { averagePrecision, rocAuc, thresholdMetrics } from '../training/metrics.ts';
 import { withoutHarmWords } from '../training/train-all.ts';
 
@@ -138,14 +138,16 @@ binary('YouTube spam held-out video 09', 'self_promotion', youtubeSpam('test'));
 
 // False flags on ordinary messages: the ham of the SMS and YouTube test splits (real personal texts and comments;
 // some are rude or sexual, so also without any hit in the harm and profanity lexicons) and a probe of everyday
-// messages written for this project and never trained on (training/probes/everyday.txt, round 7).
+// messages written for this project and never trained on (training/probes/everyday.txt, round 7); and sexual texts
+// that name a group, also never trained on (training/probes/sexual_identity.txt, round 13): sexual, never hate.
 const FALSE_FLAG_POLICIES = ['toxicity', 'hate', 'sexual', 'violence', 'self_harm', 'flirtation', 'spam'];
 const smsHamTest = smsSpam('test').filter((e) => e.label === 0).map((e) => e.text);
 const falseFlagSets: Array<[string, string[]]> = [
   ['SMS ham, test split', smsHamTest],
   ['SMS ham, test split, without harm or profanity words', withoutHarmWords(smsHamTest)],
   ['YouTube ham, held-out video 09', youtubeSpam('test').filter((e) => e.label === 0).map((e) => e.text)],
-  ['Everyday probe (own, never trained on)', everydayProbe()],
+  ['Everyday probe (own, never trained on)', probeLines('everyday')],
+  ['Sexual texts naming a group (own probe, never trained on; the sexual column counts hits, the others false flags)', probeLines('sexual_identity')],
 ];
 const falseFlagRows = falseFlagSets.map(([set, items]) => {
   const cells = FALSE_FLAG_POLICIES.map((policyId) => {

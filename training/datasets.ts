@@ -171,9 +171,12 @@ export function ownSentences(name: string, part: OwnPart = defaultOwnPart(), unt
   return out;
 }
 
-/** training/probes/everyday.txt: everyday messages that are never trained on, for counting false flags (round 7). */
-export function everydayProbe(): string[] {
-  return readFileSync(resolve(REPO_ROOT, 'training/probes/everyday.txt'), 'utf8')
+/**
+ * A file of training/probes/, never trained on: everyday.txt (everyday messages, for counting false flags; round 7),
+ * sexual_identity.txt (sexual texts that name a group: hate false flags and sexual recall; round 13).
+ */
+export function probeLines(name: 'everyday' | 'sexual_identity'): string[] {
+  return readFileSync(resolve(REPO_ROOT, `training/probes/${name}.txt`), 'utf8')
     .split('\n')
     .filter((line) => line.trim() && !line.startsWith('#'));
 }

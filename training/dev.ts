@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 
 process.env.OPEN_MODERATION_DEV_HOLDOUT = '1';
 const { trainAll, passages } = await import('./train-all.ts');
-const { davidson, everydayProbe, ownSentences, smsSpam } = await import('./datasets.ts');
+const { davidson, probeLines, ownSentences, smsSpam } = await import('./datasets.ts');
 const { expandIdentityTemplates } = await import('./identity.ts');
 const { obfuscate } = await import('./obfuscate.ts');
 const { averagePrecision, rocAuc, thresholdMetrics } = await import('./metrics.ts');
@@ -135,12 +135,13 @@ if (paragraphDev.length > 0) {
 }
 // Round 7: ordinary messages that should pass. The probe file is never trained on; the everyday dev lines are the
 // held-out part of training/sentences/everyday.txt. Printed: how many score at or above the default threshold of 0.5.
+// Round 13: sexual texts that name a group (never trained on), which should flag sexual and nothing else.
 const { withoutHarmWords } = await import('./train-all.ts');
-const probe = everydayProbe();
+const probe = probeLines('everyday');
 const smsHamDev = smsSpam('dev').filter((e) => e.label === 0).map((e) => e.text);
 for (const policyId of ['toxicity', 'hate', 'sexual', 'violence', 'self_harm', 'flirtation', 'spam']) {
   if (!only.has(policyId)) continue;
-  for (const [label, lines] of [['everyday probe (never trained on)', probe], ['everyday dev lines', dev('everyday')], ['paragraphs dev lines (round 8)', dev('paragraphs')], ['SMS ham dev rows, without harm words', withoutHarmWords(smsHamDev)], ['SMS ham dev rows, all', smsHamDev]] as const) {
+  for (const [label, lines] of [['everyday probe (never trained on)', probe], ['everyday dev lines', dev('everyday')], ['paragraphs dev lines (round 8)', dev('paragraphs')], ['SMS ham dev rows, without harm words', withoutHarmWords(smsHamDev)], ['SMS ham dev rows, all', smsHamDev], ['sexual texts naming a group (probe)', probeLines('sexual_identity')]] as const) {
     const scores = lines.map((t) => probability(policyId, t));
     const flagged = lines.filter((_, i) => scores[i]! >= 0.5);
     const mean = scores.reduce((a, b) => a + b, 0) / Math.max(1, scores.length);
