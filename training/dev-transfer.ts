@@ -59,6 +59,7 @@ const weightOf = (source: { name: string; weight?: number }): number => {
   return hit ? Number(hit[1]) : (source.weight ?? 1);
 };
 const l2Override = process.env.OPEN_MODERATION_TRANSFER_L2 ? Number(process.env.OPEN_MODERATION_TRANSFER_L2) : undefined;
+const l2DenseOverride = process.env.OPEN_MODERATION_TRANSFER_L2_DENSE ? Number(process.env.OPEN_MODERATION_TRANSFER_L2_DENSE) : undefined;
 const embeddingsOverride = process.env.OPEN_MODERATION_TRANSFER_EMBEDDINGS;
 for (const task of tasks.filter((t) => !only || only.includes(t.model))) {
   const spec = specs.find((s) => s.name === task.model)!;
@@ -73,7 +74,7 @@ for (const task of tasks.filter((t) => !only || only.includes(t.model))) {
     for (const source of sources) if (!held(source.name)) pushSourceExamples(examples, source, label, weightOf(source), featurize, containsTail);
   }
   const embeddings = embeddingsOverride ? embeddingsOverride === 'all' : spec.embeddings === true;
-  const fit = trainLogistic(examples, { seed: spec.seed, epochs: epochsOverride ?? spec.epochs ?? 6, l2: l2Override ?? spec.l2, maxClassWeight: spec.maxClassWeight, featureLimit: embeddings ? conceptLimit() : EMBEDDING_BASE, nbPower: nbPowerOf(spec) });
+  const fit = trainLogistic(examples, { seed: spec.seed, epochs: epochsOverride ?? spec.epochs ?? 6, l2: l2Override ?? spec.l2, l2Dense: l2DenseOverride ?? spec.l2Dense, maxClassWeight: spec.maxClassWeight, featureLimit: embeddings ? conceptLimit() : EMBEDDING_BASE, nbPower: nbPowerOf(spec) });
   const model = decodeModel(spec.name, encodeModel(fit.weights, fit.bias));
   // As the policies score (src/core/classifiers/policies.ts): toxicity and sexual by their worst window, the others by their worst sentence group.
   const score = (t: string) => (WINDOW_SCORED.has(task.model) ? model.maxWindowProbability(featurize(t)) : model.maxSentenceProbability(featurize(t)));

@@ -16,6 +16,8 @@ export interface TrainOptions {
   epochs?: number;
   learningRate?: number;
   l2?: number;
+  /** L2 for the dense features after the hashed n-grams (structural, lexicon, conjunction, embedding, concept); defaults to l2. */
+  l2Dense?: number;
   /** Cap on the positive-class up-weighting used for balancing. */
   maxClassWeight?: number;
   /** Features at or above this index are left out (their weights stay zero). */
@@ -75,6 +77,7 @@ export function trainLogistic(examples: TrainingExample[], options: TrainOptions
   const epochs = options.epochs ?? 6;
   const learningRate = options.learningRate ?? 1;
   const l2 = options.l2 ?? 1e-6;
+  const l2Dense = options.l2Dense ?? l2;
   const positives = examples.filter((e) => e.label === 1).reduce((sum, e) => sum + (e.weight ?? 1), 0);
   const negatives = examples.filter((e) => e.label === 0).reduce((sum, e) => sum + (e.weight ?? 1), 0);
   const maxClassWeight = options.maxClassWeight ?? 8;
@@ -103,7 +106,7 @@ export function trainLogistic(examples: TrainingExample[], options: TrainOptions
       const gradient = (predicted - example.label) * sampleWeight;
       for (let i = 0; i < length; i++) {
         const index = indices[i]!;
-        const g = gradient * values[i]! * (scale ? scale[index]! : 1) + l2 * weights[index]!;
+        const g = gradient * values[i]! * (scale ? scale[index]! : 1) + (index < HASH_SIZE ? l2 : l2Dense) * weights[index]!;
         squaredGradients[index]! += g * g;
         // The initial accumulator damps the first steps: without it Adagrad moves a
         // feature seen once by a full learning rate, and thousands of rare n-grams

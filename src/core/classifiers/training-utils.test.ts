@@ -39,3 +39,18 @@ test('the naive-Bayes scale grows with how unevenly an n-gram splits the classes
   assert.equal(scale[HASH_SIZE], 1);
   assert.equal(naiveBayesScale(examples, 0.5)[7], Math.sqrt(scale[7]!));
 });
+
+test('l2Dense penalises the dense features alone: a heavy n-gram L2 shrinks the n-gram weight, not the dense one', async () => {
+  const { trainLogistic } = await import('../../../training/logistic.ts');
+  const { HASH_SIZE, computeFeatures } = await import('./features.ts');
+  const base = computeFeatures('x');
+  const example = (indices: number[], label: 0 | 1) => ({ features: { ...base, indices: Int32Array.from(indices), values: new Float32Array(indices.length).fill(1), length: indices.length }, label });
+  // Each class carries one n-gram (5 or 6) and one dense feature (HASH_SIZE or HASH_SIZE + 1) of its own.
+  const examples = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? example([5, HASH_SIZE], 1) : example([6, HASH_SIZE + 1], 0)));
+  const uniform = trainLogistic(examples, { seed: 1, l2: 1e-6 });
+  const split = trainLogistic(examples, { seed: 1, l2: 0.5, l2Dense: 1e-6 });
+  const heavy = trainLogistic(examples, { seed: 1, l2: 0.5 });
+  assert.ok(split.weights[5]! < uniform.weights[5]! / 2, `n-gram ${split.weights[5]} vs ${uniform.weights[5]}`);
+  assert.ok(split.weights[HASH_SIZE]! > heavy.weights[HASH_SIZE]! * 2, `dense ${split.weights[HASH_SIZE]} vs ${heavy.weights[HASH_SIZE]}`);
+  assert.ok(split.weights[HASH_SIZE]! > 0 && split.weights[HASH_SIZE + 1]! < 0);
+});
