@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../db/database.ts';
-import { NEW_QUEUE_ITEM_TOPIC } from './webhooks.ts';
+import { NEW_QUEUE_ITEM_TOPIC, type WebhookEventType } from './webhooks.ts';
 import { newId } from '../lib/ids.ts';
 
 export interface StoredSubmission {
@@ -107,12 +107,14 @@ const INSERT_ROWS = `INSERT INTO content_items (id, project_id, external_id, cha
     string_to_array($10, E'\\x1e', '')::jsonb[], string_to_array($11, E'\\x1e', '')::jsonb[], string_to_array($12, E'\\x1e', '')::jsonb[],
     string_to_array($13, E'\\x1e', ''), $14::boolean[], $15::boolean[], $16::float8[], $17::float8[], $18::int8[]) AS t`;
 
+const NEW_ITEM_EVENT: WebhookEventType = 'QUEUE_ITEM_NEW';
+
 /** The outbox rows announcing new items, for projects with a webhook subscribed to them; `created` holds the new rows. */
 const NEW_ITEM_EVENTS = `INSERT INTO outbox (project_id, topic, payload, available_at, created_at)
   SELECT c.project_id, '${NEW_QUEUE_ITEM_TOPIC}', jsonb_build_object('contentId', c.id), c.created_at, c.created_at
   FROM created c
   WHERE c.project_id IN (SELECT w.project_id FROM webhooks w
-                         WHERE w.enabled AND w.action_id IS NULL AND w.events @> '["QUEUE_ITEM_NEW"]'::jsonb)`;
+                         WHERE w.enabled AND w.action_id IS NULL AND w.events @> '${JSON.stringify([NEW_ITEM_EVENT])}'::jsonb)`;
 
 const INSERT_NEW_SQL = `WITH created AS (
   ${INSERT_ROWS}
