@@ -3,6 +3,7 @@
  * splits. Evaluation-only sets are loaded by scripts/eval.ts, never here.
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { REPO_ROOT } from '../src/core/classifiers/paths.ts';
 import { parseCsvObjects } from './csv.ts';
@@ -187,4 +188,22 @@ export function expandAlternations(line: string): string[] {
   const before = line.slice(0, match.index);
   const after = line.slice(match.index + match[0].length);
   return match[1]!.split('|').flatMap((option) => expandAlternations(before + option + after));
+}
+
+/** The key our own labels of dataset rows use: the first 16 hex digits of the SHA-256 of the row's text. */
+export const textKey = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+/**
+ * Our own labels for rows of the TRAIN sets (training/labels/<name>.tsv: `key<TAB>label`, `#` comments), by textKey,
+ * so the dataset texts themselves are not copied into the repository.
+ */
+export function ownLabels(name: string): Map<string, 0 | 1> {
+  const labels = new Map<string, 0 | 1>();
+  for (const line of readFileSync(resolve(REPO_ROOT, 'training/labels', `${name}.tsv`), 'utf8').split(/\r?\n/)) {
+    if (!line.trim() || line.startsWith('#')) continue;
+    const [key, label] = line.split('\t');
+    if (!key || (label !== '0' && label !== '1')) throw new Error(`training/labels/${name}.tsv: bad line ${JSON.stringify(line)}`);
+    labels.set(key, label === '1' ? 1 : 0);
+  }
+  return labels;
 }

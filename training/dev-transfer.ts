@@ -15,7 +15,7 @@ import { rocAuc, averagePrecision } from './metrics.ts';
 import { computeFeatures, EMBEDDING_BASE } from '../src/core/classifiers/features.ts';
 import { decodeModel, encodeModel } from '../src/core/classifiers/linear-model.ts';
 import { loadModels } from '../src/core/classifiers/models.ts';
-import { ownSentences, toxigen, type Example } from './datasets.ts';
+import { ownLabels, ownSentences, textKey, toxigen, type Example } from './datasets.ts';
 
 loadModels();
 const specs = buildSpecs();
@@ -25,6 +25,19 @@ const featurize = (text: string) => {
   if (!f) cache.set(text, (f = computeFeatures(text)));
   return f;
 };
+
+/** The texts of a spec's sources that carry one of our labels, every fifth by key (so the same ones whatever the spec). */
+function labelledTweets(spec: (typeof specs)[number], labels: Map<string, 0 | 1>): Example[] {
+  const seen = new Map<string, Example>();
+  for (const source of [...spec.positives, ...spec.negatives]) {
+    for (const text of source.texts) {
+      const key = textKey(text);
+      const label = labels.get(key);
+      if (label !== undefined && parseInt(key.slice(0, 8), 16) % 5 === 0) seen.set(key, { text, label, source: 'own labels' });
+    }
+  }
+  return [...seen.values()];
+}
 
 /** heldOut: source-name prefixes; heldOutTexts: single texts (of any source) left out of training and scored; tail: see below. */
 interface Task { model: string; label?: string; heldOut?: string[]; heldOutTexts?: Example[]; tail?: { positive: string; negative: string[] } }
@@ -38,6 +51,9 @@ const tasks: Task[] = [
   { model: 'hate', label: 'toxigen lgbtq+bisexual', heldOutTexts: toxigen().filter((e) => e.group === 'lgbtq' || e.group === 'bisexual') },
   { model: 'toxicity', heldOut: ['olid:'] },
   { model: 'toxicity', heldOut: ['toxigen:'] },
+  // Round 14: every fifth of the TRAIN tweets we labelled for violence (training/labels/violence-tweets.tsv), both labels:
+  // violence in the register of real posts, which the hand-written tail does not test.
+  { model: 'violence', label: 'labelled tweets (a fifth)', heldOutTexts: labelledTweets(specs.find((s) => s.name === 'violence')!, ownLabels('violence-tweets')) },
   { model: 'violence', tail: { positive: 'violence', negative: ['hard_negatives', 'harassment', 'sexual', 'self_harm', 'nonprotected_abuse'] } },
   { model: 'sexual', tail: { positive: 'sexual', negative: ['hard_negatives', 'harassment', 'violence', 'flirtation', 'self_harm'] } },
   { model: 'self_harm', tail: { positive: 'self_harm', negative: ['hard_negatives', 'harassment', 'violence', 'sexual'] } },

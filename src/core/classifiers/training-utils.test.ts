@@ -54,3 +54,13 @@ test('l2Dense penalises the dense features alone: a heavy n-gram L2 shrinks the 
   assert.ok(split.weights[HASH_SIZE]! > heavy.weights[HASH_SIZE]! * 2, `dense ${split.weights[HASH_SIZE]} vs ${heavy.weights[HASH_SIZE]}`);
   assert.ok(split.weights[HASH_SIZE]! > 0 && split.weights[HASH_SIZE + 1]! < 0);
 });
+
+test('our own labels of TRAIN rows are keyed by a SHA-256 prefix of the text and hold only 0 or 1', async () => {
+  const { ownLabels, textKey } = await import('../../../training/datasets.ts');
+  assert.equal(textKey('abc'), 'ba7816bf8f01cfea');
+  const labels = ownLabels('violence-tweets');
+  assert.ok(labels.size > 4000, `${labels.size} labels`);
+  for (const [key, label] of labels) assert.ok(/^[0-9a-f]{16}$/.test(key) && (label === 0 || label === 1), `${key} ${label}`);
+  const violent = [...labels.values()].filter((label) => label === 1).length;
+  assert.ok(violent > 100 && violent < labels.size / 5, `${violent} labelled violent`);
+});
