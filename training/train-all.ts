@@ -160,7 +160,7 @@ export const withoutHarmWords = (items: string[]): string[] => withoutHits(items
 const withoutViolentWords = (items: string[]): string[] => withoutHits(items, ['violence', 'threat', 'gore']);
 
 /** Texts with at least one hit in the violence, threat or gore lexicons. */
-export function withViolentWords(items: string[]): string[] {
+function withViolentWords(items: string[]): string[] {
   const kept = new Set(withoutViolentWords(items));
   return items.filter((text) => !kept.has(text));
 }
@@ -244,7 +244,8 @@ export function buildSpecs(): ModelSpec[] {
   };
   // Round 14: the TRAIN tweets among the violence negatives that contain a violent word, labelled by us against the
   // dataset's definition of V (training/labels/violence-tweets.tsv). Those labelled violent are positives instead: the
-  // only violent texts in the register of real posts, where every other positive is hand-written.
+  // only violent texts in the register of real posts, where every other positive is hand-written. training/dev-transfer.ts,
+  // a held-out fifth of the labelled tweets: 0.590 → 0.853 AUC; the hand-written own tail 0.914 → 0.909.
   const tweetViolence = process.env.OPEN_MODERATION_NO_TWEET_LABELS === '1' ? new Map<string, 0 | 1>() : ownLabels('violence-tweets');
   const violentTweet = (text: string) => tweetViolence.get(textKey(text)) === 1;
   const notViolent = (source: Source): Source => ({ ...source, texts: source.texts.filter((text) => !violentTweet(text)) });
