@@ -1,8 +1,9 @@
 /**
  * Shared text featurizer. Every classifier policy scores the same hashed
- * feature vector, so a text is tokenized and hashed once; the last few texts'
- * features are memoized because the pipeline asks ~20 policies about the same
- * field in a row.
+ * feature vector, so a text is tokenized and hashed once: the pipeline keeps
+ * each field's features in its per-field analyses (policies.ts fieldFeatures),
+ * and the last few texts' features are memoized for callers without that
+ * context (the sentiment insight, evaluation and benchmarks).
  */
 import { LEXICON_FEATURES, curatedWords, lexiconHitsWithin, lexiconMatches, type LexiconHits, type LexiconMatch } from './lexicons.ts';
 import { vectorRow, wordVectors, type WordVectors } from './word-vectors.ts';
@@ -654,7 +655,7 @@ const MEMO_SIZE = 4;
 const memoKeys: string[] = [];
 const memoValues: TextFeatures[] = [];
 
-/** Features of `text`, memoized for the last few texts (the pipeline scores one field with every policy in turn). */
+/** Features of `text`, memoized for the last few texts (callers that score one text with several models in turn). */
 export function featuresOf(text: string): TextFeatures {
   for (let i = 0; i < memoKeys.length; i++) if (memoKeys[i] === text) return memoValues[i]!;
   const features = computeFeatures(text);
