@@ -285,8 +285,12 @@ export function buildSpecs(): ModelSpec[] {
       embeddings: true,
       seed: 102,
       positives: [{ ...davHate, weight: 2 }, { ...hatEvalHate, weight: 0.7 }, toxHate, identityHate, hateOwn, ...(obfuscation ? [obfuscatedHate] : [])],
-      negatives: [everyday, chatHam, paragraphs, otherHarm, davOffensive, davNeither, hatEvalNot, olidNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 4 }, harassment, nonProtectedAbuse, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, ...(obfuscation ? [{ ...obfuscatedBenign, weight: 2 }] : [])],
+      negatives: [everyday, chatHam, paragraphs, otherHarm, { ...davOffensive, weight: 0.2 }, davNeither, hatEvalNot, olidNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 4 }, harassment, nonProtectedAbuse, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, ...(obfuscation ? [{ ...obfuscatedBenign, weight: 2 }] : [])],
       maxClassWeight: 2,
+      // Round 15: Davidson's offensive tweets (insults, slurs and profanity its annotators did not call hate) weigh 0.2
+      // as negatives, not 1, so the model carries further to other datasets' hate. training/dev-transfer.ts
+      // (ToxiGen / HatEval / labelled tweets / ToxiGen lgbtq+bisexual): 0.828 / 0.577 / 0.645 / 0.764 → 0.839 / 0.620 /
+      // 0.654 / 0.772; Davidson dev hate vs rest (training/dev.ts) 0.836 → 0.837, its TNR at 0.5 0.954 → 0.878.
       // Round 14: this L2 on the hashed n-grams only; the dense features after them (structural, lexicon, conjunction,
       // embedding and concept features) keep the default.
       // training/dev-transfer.ts without ToxiGen / HatEval / Davidson / ToxiGen's lgbtq+bisexual: 0.820 / 0.554 / 0.526 / 0.760
