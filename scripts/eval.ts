@@ -215,6 +215,31 @@ const functionalityRows = [...byFunctionality.entries()]
   .map(([name, v]) => `| ${name} | ${v.gold} | ${v.total} | ${fmt(v.correct / v.total)} |`)
   .join('\n');
 
+// Issue #4's acceptance bars beside the figures above, so a figure below its bar is visible at the top of the report.
+const rowOf = (set: string, policyId: string): Row => {
+  const row = rows.find((r) => r.set === set && r.policy === policyId);
+  if (!row) throw new Error(`no evaluation row for ${set} / ${policyId}`);
+  return row;
+};
+const functionalityAccuracy = (name: string): number => {
+  const entry = byFunctionality.get(name);
+  if (!entry) throw new Error(`no HateCheck functionality ${name}`);
+  return entry.correct / entry.total;
+};
+const acceptance: Array<[figure: string, bar: number, measured: number]> = [
+  ...openaiCategories.map(([key, policyId, name]): [string, number, number] => [
+    `OpenAI moderation eval, ${name} (${key}): ROC AUC of \`${policyId}\``,
+    ({ S: 0.93, H: 0.82, HR: 0.82, V: 0.8, SH: 0.8 } as Record<string, number>)[key]!,
+    rowOf(`OpenAI moderation eval — ${name} (${key})`, policyId).auc,
+  ]),
+  ['HateCheck: overall accuracy of the `hate` flag', 0.72, hatecheckAccuracy],
+  ['HateCheck: ident_neutral_nh accuracy', 0.7, functionalityAccuracy('ident_neutral_nh')],
+  ['HateCheck: ident_pos_nh accuracy', 0.7, functionalityAccuracy('ident_pos_nh')],
+  ['Bias madlibs 77k: ROC AUC of `toxicity`', 0.93, rowOf('Bias madlibs 77k', 'toxicity').auc],
+  ['SMS spam held-out 20%: F1 of `spam` at 0.5', 0.95, rowOf('SMS spam held-out 20%', 'spam').f1],
+];
+const acceptanceRows = acceptance.map(([figure, bar, measured]) => `| ${figure} | ≥ ${bar.toFixed(2)} | ${fmt(measured)} | ${measured >= bar ? 'yes' : '**no**'} |`).join('\n');
+
 const manifest = JSON.parse(readFileSync(resolve(REPO_ROOT, 'models/manifest.json'), 'utf8')) as {
   models: Array<{ name: string; bytes: number }>;
   wordVectors?: { file: string; bytes: number; words: number };
@@ -222,6 +247,7 @@ const manifest = JSON.parse(readFileSync(resolve(REPO_ROOT, 'models/manifest.jso
 const totalBytes = manifest.models.reduce((sum, m) => sum + m.bytes, 0);
 const template = readFileSync(resolve(REPO_ROOT, 'docs/evaluation-classifiers.template.md'), 'utf8');
 const report = template
+  .replace('{{ACCEPTANCE}}', acceptanceRows)
   .replace('{{OPENAI}}', table((r) => r.set.startsWith('OpenAI')))
   .replace('{{HATECHECK_ACCURACY}}', fmt(hatecheckAccuracy))
   .replace('{{HATECHECK_AUC}}', fmt(rocAuc(hatecheckScores, hatecheckLabels)))
