@@ -69,12 +69,13 @@ const openai = read('openai-moderation-eval/samples-1680.jsonl')
   .split('\n')
   .filter((line) => line.trim())
   .map((line) => JSON.parse(line) as Record<string, unknown> & { prompt: string });
-const openaiCategories: Array<[string, string, string]> = [
-  ['S', 'sexual', 'sexual'],
-  ['H', 'hate', 'hate'],
-  ['HR', 'toxicity', 'harassment'],
-  ['V', 'violence', 'violence'],
-  ['SH', 'self_harm', 'self-harm'],
+// Label key, policy, name, and issue #4's ROC AUC bar.
+const openaiCategories: Array<[string, string, string, number]> = [
+  ['S', 'sexual', 'sexual', 0.93],
+  ['H', 'hate', 'hate', 0.82],
+  ['HR', 'toxicity', 'harassment', 0.82],
+  ['V', 'violence', 'violence', 0.8],
+  ['SH', 'self_harm', 'self-harm', 0.8],
 ];
 for (const [key, policyId, name] of openaiCategories) {
   const items = openai.filter((s) => s[key] === 0 || s[key] === 1).map((s) => ({ text: s.prompt, label: s[key] as number }));
@@ -227,9 +228,9 @@ const functionalityAccuracy = (name: string): number => {
   return entry.correct / entry.total;
 };
 const acceptance: Array<[figure: string, bar: number, measured: number]> = [
-  ...openaiCategories.map(([key, policyId, name]): [string, number, number] => [
+  ...openaiCategories.map(([key, policyId, name, bar]): [string, number, number] => [
     `OpenAI moderation eval, ${name} (${key}): ROC AUC of \`${policyId}\``,
-    ({ S: 0.93, H: 0.82, HR: 0.82, V: 0.8, SH: 0.8 } as Record<string, number>)[key]!,
+    bar,
     rowOf(`OpenAI moderation eval — ${name} (${key})`, policyId).auc,
   ]),
   ['HateCheck: overall accuracy of the `hate` flag', 0.72, hatecheckAccuracy],

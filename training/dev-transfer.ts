@@ -6,8 +6,8 @@
  * it favours memorising them; these tasks judge a variant on text the model never saw the like of,
  * as the evaluation-only sets are (round 6). Only TRAIN data is read; the word vectors are the shipped ones.
  *
- * Comparison knobs (docs/configuration.md): OPEN_MODERATION_TRANSFER_ONLY, _L2, _EPOCHS, _WEIGHTS,
- * _EMBEDDINGS and _TAIL_UNTIL.
+ * Comparison knobs (docs/configuration.md): OPEN_MODERATION_TRANSFER_ONLY, _L2, _L2_DENSE, _EPOCHS,
+ * _WEIGHTS, _EMBEDDINGS and _TAIL_UNTIL.
  */
 import { buildSpecs, conceptLimit, nbPowerOf, pushSourceExamples } from './train-all.ts';
 import { trainLogistic, type TrainingExample } from './logistic.ts';

@@ -3,6 +3,14 @@ import assert from 'node:assert/strict';
 import { parseCsv } from '../../../training/csv.ts';
 import { expandAlternations } from '../../../training/datasets.ts';
 import { rocAuc, averagePrecision } from '../../../training/metrics.ts';
+import { HASH_SIZE, computeFeatures } from './features.ts';
+
+const featureTemplate = computeFeatures('x');
+/** A training example with value 1 at each of `indices` (hashed n-grams below HASH_SIZE, dense features from it on). */
+const unitExample = (indices: number[], label: 0 | 1) => ({
+  features: { ...featureTemplate, indices: Int32Array.from(indices), values: new Float32Array(indices.length).fill(1), length: indices.length },
+  label,
+});
 
 test('csv parser handles quotes, doubled quotes and embedded newlines', () => {
   assert.deepEqual(parseCsv('a,b\n"x, y","say ""hi""\nthere"\n'), [['a', 'b'], ['x, y', 'say "hi"\nthere']]);
@@ -29,11 +37,8 @@ test('the Platt midpoint is where a 1-D logistic fit of the scores crosses 0.5',
 
 test('the naive-Bayes scale grows with how unevenly an n-gram splits the classes, and leaves dense features alone', async () => {
   const { naiveBayesScale } = await import('../../../training/logistic.ts');
-  const { HASH_SIZE, computeFeatures } = await import('./features.ts');
-  const base = computeFeatures('x');
-  const example = (indices: number[], label: 0 | 1) => ({ features: { ...base, indices: Int32Array.from(indices), values: new Float32Array(indices.length).fill(1), length: indices.length }, label });
   // n-gram 7 only in positives, 9 mostly in negatives, 8 in nearly every text; HASH_SIZE is a dense feature.
-  const examples = [example([7, 8, 9, HASH_SIZE], 1), example([7, 8], 1), example([8, 9], 0), example([8, 9], 0), example([8], 0)];
+  const examples = [unitExample([7, 8, 9, HASH_SIZE], 1), unitExample([7, 8], 1), unitExample([8, 9], 0), unitExample([8, 9], 0), unitExample([8], 0)];
   const scale = naiveBayesScale(examples, 1);
   assert.ok(scale[7]! > scale[9]! && scale[9]! > scale[8]!, `${scale[7]} ${scale[9]} ${scale[8]}`);
   assert.equal(scale[HASH_SIZE], 1);
@@ -42,11 +47,8 @@ test('the naive-Bayes scale grows with how unevenly an n-gram splits the classes
 
 test('l2Dense penalises the dense features alone: a heavy n-gram L2 shrinks the n-gram weight, not the dense one', async () => {
   const { trainLogistic } = await import('../../../training/logistic.ts');
-  const { HASH_SIZE, computeFeatures } = await import('./features.ts');
-  const base = computeFeatures('x');
-  const example = (indices: number[], label: 0 | 1) => ({ features: { ...base, indices: Int32Array.from(indices), values: new Float32Array(indices.length).fill(1), length: indices.length }, label });
   // Each class carries one n-gram (5 or 6) and one dense feature (HASH_SIZE or HASH_SIZE + 1) of its own.
-  const examples = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? example([5, HASH_SIZE], 1) : example([6, HASH_SIZE + 1], 0)));
+  const examples = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? unitExample([5, HASH_SIZE], 1) : unitExample([6, HASH_SIZE + 1], 0)));
   const uniform = trainLogistic(examples, { seed: 1, l2: 1e-6 });
   const split = trainLogistic(examples, { seed: 1, l2: 0.5, l2Dense: 1e-6 });
   const heavy = trainLogistic(examples, { seed: 1, l2: 0.5 });
