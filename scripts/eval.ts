@@ -141,12 +141,15 @@ binary('YouTube spam held-out video 09', 'self_promotion', youtubeSpam('test'));
 // some are rude or sexual, so also without any hit in the harm and profanity lexicons) and a probe of everyday
 // messages written for this project and never trained on (training/probes/everyday.txt, round 7); and sexual texts
 // that name a group, also never trained on (training/probes/sexual_identity.txt, round 13): sexual, never hate.
+const LINK = /https?:\/\/|www\./;
 const FALSE_FLAG_POLICIES = ['toxicity', 'hate', 'sexual', 'violence', 'self_harm', 'flirtation', 'spam'];
 const smsHamTest = smsSpam('test').filter((e) => e.label === 0).map((e) => e.text);
 const falseFlagSets: Array<[string, string[]]> = [
   ['SMS ham, test split', smsHamTest],
   ['SMS ham, test split, without harm or profanity words', withoutHarmWords(smsHamTest)],
   ['YouTube ham, held-out video 09', youtubeSpam('test').filter((e) => e.label === 0).map((e) => e.text)],
+  ['Davidson "neither" tweets, held-out test split', davTest.filter((e) => e.klass === 2).map((e) => e.text)],
+  ['Davidson "neither" tweets with a link, held-out test split', davTest.filter((e) => e.klass === 2 && LINK.test(e.text)).map((e) => e.text)],
   ['Everyday probe (own, never trained on)', probeLines('everyday')],
   ['Sexual texts naming a group (own probe, never trained on; the sexual column counts hits, the others false flags)', probeLines('sexual_identity')],
 ];
