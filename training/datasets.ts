@@ -116,9 +116,22 @@ export function smsSpamFolds(): Array<Example & { fold: number; index: number }>
   return out;
 }
 
-/** YouTube Spam Collection: the Shakira video (09) is held out as test; the other four videos train. */
+/**
+ * YouTube Spam Collection: the Shakira video (09) is held out as test; the other four videos train. Under
+ * OPEN_MODERATION_DEV_HOLDOUT, OPEN_MODERATION_YOUTUBE_DEV_VIDEO=01|04|07|08 leaves one training video out of
+ * 'train' and makes it 'dev' (training/dev.ts scores it), so spam variants can be checked on comments of a video
+ * the model never saw.
+ */
 export const YOUTUBE_TEST_VIDEO = '09-';
-export function youtubeSpam(split: Split): Example[] {
+const youtubeDevVideo = (): string | undefined => (DEV_HOLDOUT ? process.env.OPEN_MODERATION_YOUTUBE_DEV_VIDEO : undefined);
+export function youtubeSpam(split: Split | 'dev'): Example[] {
+  const devVideo = youtubeDevVideo();
+  if (split === 'dev') return devVideo ? youtubeVideos('train').filter((e) => e.source === `youtube-${devVideo}`) : [];
+  if (split === 'train' && devVideo) return youtubeVideos('train').filter((e) => e.source !== `youtube-${devVideo}`);
+  return youtubeVideos(split);
+}
+
+function youtubeVideos(split: Split): Example[] {
   const dir = resolve(DATASETS_DIR, 'youtube-spam-collection');
   const files = readdirSync(dir).filter((name) => name.endsWith('.csv')).sort();
   const out: Example[] = [];
