@@ -12,7 +12,8 @@ import { REPO_ROOT } from '../src/core/classifiers/paths.ts';
 import type { FieldResult, Policy } from '../src/core/policy.ts';
 import { parseCsvObjects } from '../training/csv.ts';
 import { DATASETS_DIR, davidson, probeLines, smsSpam, tweetEval, tweetEvalSentiment, youtubeSpam } from '../training/datasets.ts';
-import { averagePrecision, rocAuc, thresholdMetrics } from '../training/metrics.ts';
+import { averagePrecision, bootstrapInterval, rocAuc, thresholdMetrics, weightedF1, weightedMean, weightedRocAuc, type WeightedStatistic } from '../training/metrics.ts';
+import { mulberry32 } from '../training/logistic.ts';
 import { withoutHarmWords } from '../training/train-all.ts';
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, print: { type: 'boolean' } } });
@@ -37,6 +38,9 @@ interface Row {
   recall: number;
   f1: number;
   anchor?: string;
+  scores: number[];
+  labels: number[];
+  threshold: number;
 }
 
 const rows: Row[] = [];
@@ -56,6 +60,9 @@ function binary(set: string, policyId: string, items: Array<{ text: string; labe
     recall: t.recall,
     f1: t.f1,
     anchor,
+    scores,
+    labels,
+    threshold,
   };
   rows.push(row);
   if (values.print) console.log(`${set} ${policyId}: AUC ${row.auc.toFixed(3)} AUPRC ${row.auprc.toFixed(3)} P ${row.precision.toFixed(3)} R ${row.recall.toFixed(3)} F1 ${row.f1.toFixed(3)}`);
@@ -85,7 +92,8 @@ for (const [key, policyId, name] of openaiCategories) {
 // HateCheck (evaluation only): accuracy of the hate policy's flag per functionality.
 const hatecheck = parseCsvObjects(read('hatecheck/test_suite_cases.csv'));
 const hateThreshold = policies.get('hate')!.defaultThreshold;
-const byFunctionality = new Map<string, { correct: number; total: number; gold: string }>();
+const byFunctionality = new Map<string, { correct: number; total: number; gold: string; outcomes: number[] }>();
+const hatecheckOutcomes: number[] = [];
 let hatecheckCorrect = 0;
 const hatecheckScores: number[] = [];
 const hatecheckLabels: number[] = [];
@@ -97,8 +105,10 @@ for (const row of hatecheck) {
   const correct = (p >= hateThreshold ? 1 : 0) === gold;
   if (correct) hatecheckCorrect++;
   const key = row.functionality ?? '?';
-  const entry = byFunctionality.get(key) ?? { correct: 0, total: 0, gold: row.label_gold ?? '' };
+  const entry = byFunctionality.get(key) ?? { correct: 0, total: 0, gold: row.label_gold ?? '', outcomes: [] };
   entry.total++;
+  entry.outcomes.push(correct ? 1 : 0);
+  hatecheckOutcomes.push(correct ? 1 : 0);
   if (correct) entry.correct++;
   byFunctionality.set(key, entry);
 }
@@ -225,24 +235,34 @@ const rowOf = (set: string, policyId: string): Row => {
   if (!row) throw new Error(`no evaluation row for ${set} / ${policyId}`);
   return row;
 };
-const functionalityAccuracy = (name: string): number => {
+const functionality = (name: string): { correct: number; total: number; outcomes: number[] } => {
   const entry = byFunctionality.get(name);
   if (!entry) throw new Error(`no HateCheck functionality ${name}`);
-  return entry.correct / entry.total;
+  return entry;
 };
-const acceptance: Array<[figure: string, bar: number, measured: number]> = [
-  ...openaiCategories.map(([key, policyId, name, bar]): [string, number, number] => [
+// Each figure with the statistic that recomputes it on a bootstrap resample (training/metrics.ts).
+const aucOf = (row: Row): [number, number, WeightedStatistic] => [row.auc, row.scores.length, weightedRocAuc(row.scores, row.labels)];
+const f1Of = (row: Row): [number, number, WeightedStatistic] => [row.f1, row.scores.length, weightedF1(row.scores, row.labels, row.threshold)];
+const accuracyOf = (outcomes: number[]): [number, number, WeightedStatistic] => [outcomes.reduce((a, b) => a + b, 0) / outcomes.length, outcomes.length, weightedMean(outcomes)];
+const acceptance: Array<[figure: string, bar: number, measured: [value: number, size: number, statistic: WeightedStatistic]]> = [
+  ...openaiCategories.map(([key, policyId, name, bar]): [string, number, [number, number, WeightedStatistic]] => [
     `OpenAI moderation eval, ${name} (${key}): ROC AUC of \`${policyId}\``,
     bar,
-    rowOf(`OpenAI moderation eval — ${name} (${key})`, policyId).auc,
+    aucOf(rowOf(`OpenAI moderation eval — ${name} (${key})`, policyId)),
   ]),
-  ['HateCheck: overall accuracy of the `hate` flag', 0.72, hatecheckAccuracy],
-  ['HateCheck: ident_neutral_nh accuracy', 0.7, functionalityAccuracy('ident_neutral_nh')],
-  ['HateCheck: ident_pos_nh accuracy', 0.7, functionalityAccuracy('ident_pos_nh')],
-  ['Bias madlibs 77k: ROC AUC of `toxicity`', 0.93, rowOf('Bias madlibs 77k', 'toxicity').auc],
-  ['SMS spam held-out 20%: F1 of `spam` at 0.5', 0.95, rowOf('SMS spam held-out 20%', 'spam').f1],
+  ['HateCheck: overall accuracy of the `hate` flag', 0.72, accuracyOf(hatecheckOutcomes)],
+  ['HateCheck: ident_neutral_nh accuracy', 0.7, accuracyOf(functionality('ident_neutral_nh').outcomes)],
+  ['HateCheck: ident_pos_nh accuracy', 0.7, accuracyOf(functionality('ident_pos_nh').outcomes)],
+  ['Bias madlibs 77k: ROC AUC of `toxicity`', 0.93, aucOf(rowOf('Bias madlibs 77k', 'toxicity'))],
+  ['SMS spam held-out 20%: F1 of `spam` at 0.5', 0.95, f1Of(rowOf('SMS spam held-out 20%', 'spam'))],
 ];
-const acceptanceRows = acceptance.map(([figure, bar, measured]) => `| ${figure} | ≥ ${bar.toFixed(2)} | ${fmt(measured)} | ${measured >= bar ? 'yes' : '**no**'} |`).join('\n');
+const BOOTSTRAP_SEED = 20261122;
+const acceptanceRows = acceptance
+  .map(([figure, bar, [measured, size, statistic]]) => {
+    const [low, high] = bootstrapInterval(size, statistic, mulberry32(BOOTSTRAP_SEED));
+    return `| ${figure} | ≥ ${bar.toFixed(2)} | ${fmt(measured)} | ${fmt(low)}–${fmt(high)} | ${measured >= bar ? 'yes' : '**no**'} |`;
+  })
+  .join('\n');
 
 const manifest = JSON.parse(readFileSync(resolve(REPO_ROOT, 'models/manifest.json'), 'utf8')) as {
   models: Array<{ name: string; bytes: number }>;

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseCsv } from '../../../training/csv.ts';
 import { expandAlternations } from '../../../training/datasets.ts';
-import { rocAuc, averagePrecision } from '../../../training/metrics.ts';
+import { rocAuc, averagePrecision, bootstrapInterval, thresholdMetrics, weightedF1, weightedMean, weightedRocAuc } from '../../../training/metrics.ts';
+import { mulberry32 } from '../../../training/logistic.ts';
 import { HASH_SIZE, computeFeatures } from './features.ts';
 
 const featureTemplate = computeFeatures('x');
@@ -14,6 +15,32 @@ const unitExample = (indices: number[], label: 0 | 1) => ({
 
 test('csv parser handles quotes, doubled quotes and embedded newlines', () => {
   assert.deepEqual(parseCsv('a,b\n"x, y","say ""hi""\nthere"\n'), [['a', 'b'], ['x, y', 'say "hi"\nthere']]);
+});
+
+test('weighted metrics count an item as often as its weight says', () => {
+  const scores = [0.1, 0.4, 0.35, 0.8, 0.5, 0.5, 0.9];
+  const labels = [0, 0, 1, 1, 0, 1, 0];
+  const ones = new Uint32Array(scores.length).fill(1);
+  assert.ok(Math.abs(weightedRocAuc(scores, labels)(ones) - rocAuc(scores, labels)) < 1e-12);
+  assert.ok(Math.abs(weightedF1(scores, labels, 0.5)(ones) - thresholdMetrics(scores, labels, 0.5).f1) < 1e-12);
+  // Counting items 1 and 5 twice and leaving item 6 out is the same as duplicating and dropping them.
+  const counts = Uint32Array.from([1, 2, 1, 1, 2, 1, 0]);
+  const expanded = [0, 1, 1, 2, 3, 4, 4, 5];
+  const expandedScores = expanded.map((i) => scores[i]!);
+  const expandedLabels = expanded.map((i) => labels[i]!);
+  assert.ok(Math.abs(weightedRocAuc(scores, labels)(counts) - rocAuc(expandedScores, expandedLabels)) < 1e-12);
+  assert.ok(Math.abs(weightedF1(scores, labels, 0.5)(counts) - thresholdMetrics(expandedScores, expandedLabels, 0.5).f1) < 1e-12);
+  assert.equal(weightedMean([1, 0, 1])(Uint32Array.from([3, 1, 0])), 0.75);
+});
+
+test('bootstrap intervals are reproducible for a seed, hold the estimate and narrow with more items', () => {
+  const correct = (n: number) => Array.from({ length: n }, (_, i) => (i % 4 === 0 ? 0 : 1));
+  const small = bootstrapInterval(40, weightedMean(correct(40)), mulberry32(7));
+  assert.deepEqual(small, bootstrapInterval(40, weightedMean(correct(40)), mulberry32(7)));
+  assert.ok(small[0] <= 0.75 && 0.75 <= small[1], `${small}`);
+  const large = bootstrapInterval(4000, weightedMean(correct(4000)), mulberry32(7));
+  assert.ok(large[0] <= 0.75 && 0.75 <= large[1], `${large}`);
+  assert.ok(large[1] - large[0] < (small[1] - small[0]) / 4, `${large} vs ${small}`);
 });
 
 test('alternations expand into every combination', () => {
