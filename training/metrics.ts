@@ -95,8 +95,10 @@ export function weightedF1(scores: number[], labels: number[], threshold: number
     let fn = 0;
     for (let i = 0; i < scores.length; i++) {
       const predicted = scores[i]! >= threshold;
-      if (labels[i] === 1) predicted ? (tp += counts[i]!) : (fn += counts[i]!);
-      else if (predicted) fp += counts[i]!;
+      if (labels[i] === 1) {
+        if (predicted) tp += counts[i]!;
+        else fn += counts[i]!;
+      } else if (predicted) fp += counts[i]!;
     }
     return tp === 0 ? 0 : (2 * tp) / (2 * tp + fp + fn);
   };
