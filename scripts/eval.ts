@@ -152,7 +152,7 @@ binary('YouTube spam held-out video 09', 'self_promotion', youtubeSpam('test'));
 // messages written for this project and never trained on (training/probes/everyday.txt, round 7); and sexual texts
 // that name a group, also never trained on (training/probes/sexual_identity.txt, round 13): sexual, never hate.
 const LINK = /https?:\/\/|www\./;
-const FALSE_FLAG_POLICIES = ['toxicity', 'hate', 'sexual', 'violence', 'self_harm', 'flirtation', 'spam'];
+const FALSE_FLAG_POLICIES = ['toxicity', 'hate', 'sexual', 'violence', 'self_harm', 'flirtation', 'spam', 'self_promotion'];
 const smsHamTest = smsSpam('test').filter((e) => e.label === 0).map((e) => e.text);
 const falseFlagSets: Array<[string, string[]]> = [
   ['SMS ham, test split', smsHamTest],
