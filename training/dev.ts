@@ -149,13 +149,18 @@ for (const policyId of ['toxicity', 'hate', 'sexual', 'violence', 'self_harm', '
     console.log(`${label.padEnd(44)} ${policyId.padEnd(10)} mean ${mean.toFixed(3)} flagged ${flagged.length}/${lines.length}${flagged.length ? `: ${flagged.slice(0, 4).map((t) => JSON.stringify(t.slice(0, 40))).join(', ')}` : ''}`);
   }
 }
-if (only.has('spam')) {
+for (const policyId of ['spam', 'self_promotion']) {
+  if (!only.has(policyId)) continue;
   // Ordinary tweets (round 16): the spam model once flagged many of them for a link alone.
-  const davidsonFlags = davDev.filter((e) => probability('spam', e.text) >= 0.5).length;
-  console.log(`${'Davidson dev rows (tweets of all classes)'.padEnd(44)} spam       flagged ${davidsonFlags}/${davDev.length}`);
+  const davidsonFlags = davDev.filter((e) => probability(policyId, e.text) >= 0.5).length;
+  const withLink = davDev.filter((e) => /https?:\/\/|www\./.test(e.text));
+  const linkFlags = withLink.filter((e) => probability(policyId, e.text) >= 0.5).length;
+  console.log(`${'Davidson dev rows (tweets of all classes)'.padEnd(44)} ${policyId.padEnd(10)} flagged ${davidsonFlags}/${davDev.length}, with a link ${linkFlags}/${withLink.length}`);
   const youtubeDev = youtubeSpam('dev');
   if (youtubeDev.length > 0)
-    report(`YouTube video ${process.env.OPEN_MODERATION_YOUTUBE_DEV_VIDEO} (left out)`, 'spam', youtubeDev.filter((e) => e.label === 1).map((e) => e.text), youtubeDev.filter((e) => e.label === 0).map((e) => e.text));
+    report(`YouTube video ${process.env.OPEN_MODERATION_YOUTUBE_DEV_VIDEO} (left out)`, policyId, youtubeDev.filter((e) => e.label === 1).map((e) => e.text), youtubeDev.filter((e) => e.label === 0).map((e) => e.text));
+}
+if (only.has('spam')) {
   const sms = smsSpam('dev');
   const { scores, labels } = report('SMS train-part dev split', 'spam', sms.filter((e) => e.label === 1).map((e) => e.text), sms.filter((e) => e.label === 0).map((e) => e.text));
   if (process.env.OPEN_MODERATION_DEV_SCORES) writeFileSync(process.env.OPEN_MODERATION_DEV_SCORES, JSON.stringify({ scores, labels, calibration: calibrations.spam }));
