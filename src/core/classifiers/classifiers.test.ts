@@ -120,6 +120,12 @@ test('personal information finds emails, cards (Luhn) and phone numbers', () => 
   const notCard = score('personal_information', 'order 4111 1111 1111 1112');
   assert.ok(!(notCard.labels ?? []).some((l) => l.id === 'credit_card'));
   assert.ok(score('personal_information', 'I like turtles').probability < 0.5);
+  for (const text of ['new number 3136139299 text me', 'call me on (555) 123-4567 tonight', 'ring +44 7700 900123']) {
+    assert.ok((score('personal_information', text).labels ?? []).some((l) => l.id === 'phone'), text);
+  }
+  for (const text of ['RT @100046729: where are you', 'thanks @casey88662466 for the ride', 'see #20261122 for the notes']) {
+    assert.ok(score('personal_information', text).probability < 0.5, text);
+  }
 });
 
 test('language detection maps to ISO 639-1 and abstains on too little text', () => {

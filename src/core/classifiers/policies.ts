@@ -143,7 +143,8 @@ const CARD_CANDIDATE = /\b(?:\d[ -]?){13,19}\b/g;
 const SSN = /\b\d{3}-\d{2}-\d{4}\b/;
 const STREET_ADDRESS = /\b\d{1,5}\s+(?:[A-Z][a-z]+\s){1,3}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl)\b\.?/i;
 const IP_ADDRESS = /\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)\b/;
-const PHONE = /(?:\+\d{1,3}[\s.-]?)?\(?\d{2,4}\)?[\s.-]?\d{3,4}[\s.-]?\d{3,4}\b/;
+// Not inside a word, a handle or a tag: "@100046729" and "@casey88662466" are user names, not phone numbers.
+const PHONE = /(?<![\p{L}\p{N}_@#])(?:\+\d{1,3}[\s.-]?)?\(?\d{2,4}\)?[\s.-]?\d{3,4}[\s.-]?\d{3,4}\b/u;
 
 function luhnValid(digits: string): boolean {
   let sum = 0;
