@@ -11,7 +11,7 @@ import { sentimentScores } from '../src/core/classifiers/sentiment.ts';
 import { REPO_ROOT } from '../src/core/classifiers/paths.ts';
 import type { FieldResult, Policy } from '../src/core/policy.ts';
 import { parseCsvObjects } from '../training/csv.ts';
-import { DATASETS_DIR, davidson, probeLines, smsSpam, tweetEval, tweetEvalSentiment, youtubeSpam } from '../training/datasets.ts';
+import { DATASETS_DIR, davidson, hasLink, probeLines, smsSpam, tweetEval, tweetEvalSentiment, youtubeSpam } from '../training/datasets.ts';
 import { averagePrecision, bootstrapInterval, rocAuc, thresholdMetrics, weightedF1, weightedMean, weightedRocAuc, type WeightedStatistic } from '../training/metrics.ts';
 import { mulberry32 } from '../training/logistic.ts';
 import { withoutHarmWords } from '../training/train-all.ts';
@@ -92,9 +92,9 @@ for (const [key, policyId, name] of openaiCategories) {
 // HateCheck (evaluation only): accuracy of the hate policy's flag per functionality.
 const hatecheck = parseCsvObjects(read('hatecheck/test_suite_cases.csv'));
 const hateThreshold = policies.get('hate')!.defaultThreshold;
-const byFunctionality = new Map<string, { correct: number; total: number; gold: string; outcomes: number[] }>();
+// Per item 1 when the flag matched the gold label: accuracies and their bootstrap intervals both come from these.
+const byFunctionality = new Map<string, { gold: string; outcomes: number[] }>();
 const hatecheckOutcomes: number[] = [];
-let hatecheckCorrect = 0;
 const hatecheckScores: number[] = [];
 const hatecheckLabels: number[] = [];
 for (const row of hatecheck) {
@@ -102,20 +102,18 @@ for (const row of hatecheck) {
   const gold = row.label_gold === 'hateful' ? 1 : 0;
   hatecheckScores.push(p);
   hatecheckLabels.push(gold);
-  const correct = (p >= hateThreshold ? 1 : 0) === gold;
-  if (correct) hatecheckCorrect++;
+  const outcome = (p >= hateThreshold ? 1 : 0) === gold ? 1 : 0;
+  hatecheckOutcomes.push(outcome);
   const key = row.functionality ?? '?';
-  const entry = byFunctionality.get(key) ?? { correct: 0, total: 0, gold: row.label_gold ?? '', outcomes: [] };
-  entry.total++;
-  entry.outcomes.push(correct ? 1 : 0);
-  hatecheckOutcomes.push(correct ? 1 : 0);
-  if (correct) entry.correct++;
+  const entry = byFunctionality.get(key) ?? { gold: row.label_gold ?? '', outcomes: [] };
+  entry.outcomes.push(outcome);
   byFunctionality.set(key, entry);
 }
-const hatecheckAccuracy = hatecheckCorrect / hatecheck.length;
+const meanOf = (outcomes: number[]): number => outcomes.reduce((a, b) => a + b, 0) / outcomes.length;
+const hatecheckAccuracy = meanOf(hatecheckOutcomes);
 if (values.print) {
   console.log(`HateCheck accuracy ${hatecheckAccuracy.toFixed(3)} AUC ${rocAuc(hatecheckScores, hatecheckLabels).toFixed(3)}`);
-  for (const [k, v] of byFunctionality) console.log(`  ${k} ${(v.correct / v.total).toFixed(3)} (${v.total})`);
+  for (const [k, v] of byFunctionality) console.log(`  ${k} ${meanOf(v.outcomes).toFixed(3)} (${v.outcomes.length})`);
 }
 
 // Conversation AI bias madlibs and Wikipedia toxicity (evaluation only).
@@ -151,7 +149,6 @@ binary('YouTube spam held-out video 09', 'self_promotion', youtubeSpam('test'));
 // some are rude or sexual, so also without any hit in the harm and profanity lexicons) and a probe of everyday
 // messages written for this project and never trained on (training/probes/everyday.txt, round 7); and sexual texts
 // that name a group, also never trained on (training/probes/sexual_identity.txt, round 13): sexual, never hate.
-const LINK = /https?:\/\/|www\./;
 const FALSE_FLAG_POLICIES = ['toxicity', 'hate', 'sexual', 'violence', 'self_harm', 'flirtation', 'spam', 'self_promotion'];
 const smsHamTest = smsSpam('test').filter((e) => e.label === 0).map((e) => e.text);
 const falseFlagSets: Array<[string, string[]]> = [
@@ -159,7 +156,7 @@ const falseFlagSets: Array<[string, string[]]> = [
   ['SMS ham, test split, without harm or profanity words', withoutHarmWords(smsHamTest)],
   ['YouTube ham, held-out video 09', youtubeSpam('test').filter((e) => e.label === 0).map((e) => e.text)],
   ['Davidson "neither" tweets, held-out test split', davTest.filter((e) => e.klass === 2).map((e) => e.text)],
-  ['Davidson "neither" tweets with a link, held-out test split', davTest.filter((e) => e.klass === 2 && LINK.test(e.text)).map((e) => e.text)],
+  ['Davidson "neither" tweets with a link, held-out test split', davTest.filter((e) => e.klass === 2 && hasLink(e.text)).map((e) => e.text)],
   ['Everyday probe (own, never trained on)', probeLines('everyday')],
   ['Sexual texts naming a group (own probe, never trained on; the sexual column counts hits, the others false flags)', probeLines('sexual_identity')],
 ];
@@ -226,7 +223,7 @@ const table = (filter: (r: Row) => boolean) =>
   ].join('\n');
 
 const functionalityRows = [...byFunctionality.entries()]
-  .map(([name, v]) => `| ${name} | ${v.gold} | ${v.total} | ${fmt(v.correct / v.total)} |`)
+  .map(([name, v]) => `| ${name} | ${v.gold} | ${v.outcomes.length} | ${fmt(meanOf(v.outcomes))} |`)
   .join('\n');
 
 // Issue #4's acceptance bars beside the figures above, so a figure below its bar is visible at the top of the report.
@@ -235,15 +232,15 @@ const rowOf = (set: string, policyId: string): Row => {
   if (!row) throw new Error(`no evaluation row for ${set} / ${policyId}`);
   return row;
 };
-const functionality = (name: string): { correct: number; total: number; outcomes: number[] } => {
+const functionalityOutcomes = (name: string): number[] => {
   const entry = byFunctionality.get(name);
   if (!entry) throw new Error(`no HateCheck functionality ${name}`);
-  return entry;
+  return entry.outcomes;
 };
 // Each figure with the statistic that recomputes it on a bootstrap resample (training/metrics.ts).
 const aucOf = (row: Row): [number, number, WeightedStatistic] => [row.auc, row.scores.length, weightedRocAuc(row.scores, row.labels)];
 const f1Of = (row: Row): [number, number, WeightedStatistic] => [row.f1, row.scores.length, weightedF1(row.scores, row.labels, row.threshold)];
-const accuracyOf = (outcomes: number[]): [number, number, WeightedStatistic] => [outcomes.reduce((a, b) => a + b, 0) / outcomes.length, outcomes.length, weightedMean(outcomes)];
+const accuracyOf = (outcomes: number[]): [number, number, WeightedStatistic] => [meanOf(outcomes), outcomes.length, weightedMean(outcomes)];
 const acceptance: Array<[figure: string, bar: number, measured: [value: number, size: number, statistic: WeightedStatistic]]> = [
   ...openaiCategories.map(([key, policyId, name, bar]): [string, number, [number, number, WeightedStatistic]] => [
     `OpenAI moderation eval, ${name} (${key}): ROC AUC of \`${policyId}\``,
@@ -251,8 +248,8 @@ const acceptance: Array<[figure: string, bar: number, measured: [value: number, 
     aucOf(rowOf(`OpenAI moderation eval — ${name} (${key})`, policyId)),
   ]),
   ['HateCheck: overall accuracy of the `hate` flag', 0.72, accuracyOf(hatecheckOutcomes)],
-  ['HateCheck: ident_neutral_nh accuracy', 0.7, accuracyOf(functionality('ident_neutral_nh').outcomes)],
-  ['HateCheck: ident_pos_nh accuracy', 0.7, accuracyOf(functionality('ident_pos_nh').outcomes)],
+  ['HateCheck: ident_neutral_nh accuracy', 0.7, accuracyOf(functionalityOutcomes('ident_neutral_nh'))],
+  ['HateCheck: ident_pos_nh accuracy', 0.7, accuracyOf(functionalityOutcomes('ident_pos_nh'))],
   ['Bias madlibs 77k: ROC AUC of `toxicity`', 0.93, aucOf(rowOf('Bias madlibs 77k', 'toxicity'))],
   ['SMS spam held-out 20%: F1 of `spam` at 0.5', 0.95, f1Of(rowOf('SMS spam held-out 20%', 'spam'))],
 ];

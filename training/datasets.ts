@@ -203,6 +203,9 @@ export function expandAlternations(line: string): string[] {
   return match[1]!.split('|').flatMap((option) => expandAlternations(before + option + after));
 }
 
+/** A text that carries a web link (round 16: the ordinary tweets with one are spam and self-promotion negatives). */
+export const hasLink = (text: string): boolean => /https?:\/\/|www\./.test(text);
+
 /** The key our own labels of dataset rows use: the first 16 hex digits of the SHA-256 of the row's text. */
 export const textKey = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
 

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 
 process.env.OPEN_MODERATION_DEV_HOLDOUT = '1';
 const { trainAll, passages } = await import('./train-all.ts');
-const { davidson, probeLines, ownSentences, smsSpam, youtubeSpam } = await import('./datasets.ts');
+const { davidson, hasLink, probeLines, ownSentences, smsSpam, youtubeSpam } = await import('./datasets.ts');
 const { expandIdentityTemplates } = await import('./identity.ts');
 const { obfuscate } = await import('./obfuscate.ts');
 const { averagePrecision, rocAuc, thresholdMetrics } = await import('./metrics.ts');
@@ -153,7 +153,7 @@ for (const policyId of ['spam', 'self_promotion']) {
   if (!only.has(policyId)) continue;
   // Ordinary tweets (round 16): the spam model once flagged many of them for a link alone.
   const davidsonFlags = davDev.filter((e) => probability(policyId, e.text) >= 0.5).length;
-  const withLink = davDev.filter((e) => /https?:\/\/|www\./.test(e.text));
+  const withLink = davDev.filter((e) => hasLink(e.text));
   const linkFlags = withLink.filter((e) => probability(policyId, e.text) >= 0.5).length;
   console.log(`${'Davidson dev rows (tweets of all classes)'.padEnd(44)} ${policyId.padEnd(10)} flagged ${davidsonFlags}/${davDev.length}, with a link ${linkFlags}/${withLink.length}`);
   const youtubeDev = youtubeSpam('dev');
