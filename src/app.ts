@@ -22,6 +22,7 @@ import { queueRoutes } from './routes/queues.ts';
 import { actionRoutes } from './routes/actions.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { wordlistRoutes } from './routes/wordlists.ts';
+import { accountRoutes } from './routes/account.ts';
 import { checkStorableStrings, mayHoldUnstorable } from './lib/storable-strings.ts';
 import { jsonNestedDeeperThan, MAX_JSON_DEPTH } from './lib/json-depth.ts';
 import { loadModels as loadClassifierModels } from './core/classifiers/index.ts';
@@ -144,6 +145,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       await v1.register(actionRoutes);
       await v1.register(webhookRoutes);
       await v1.register(wordlistRoutes);
+      await v1.register(accountRoutes);
       await v1.register(openapiRoutes);
     },
     { prefix: '/v1' },

@@ -5,7 +5,7 @@ import type { Queryable } from '../src/db/database.ts';
 import { startTestServer, type TestServer, sdkClient } from './helpers.ts';
 
 const RUDE = 'What the fuck is wrong with you';
-const BUILT_IN_KEYS = ['block', 'temporary_block', 'unblock', 'delete_author', 'report', 'warn', 'reject', 'allow'];
+const BUILT_IN_KEYS = ['AUTHOR_BLOCK', 'AUTHOR_BLOCK_TEMP', 'AUTHOR_UNBLOCK', 'AUTHOR_DELETE', 'AUTHOR_REPORT', 'AUTHOR_WARN', 'ITEM_REJECT', 'ITEM_ALLOW'];
 
 describe('moderator actions through the official SDK', () => {
   let t: TestServer;
@@ -40,8 +40,7 @@ describe('moderator actions through the official SDK', () => {
       assert.ok(['REMOVE', 'ADD', 'NO_CHANGE'].includes(action.queueBehaviour));
       assert.ok(!Number.isNaN(Date.parse(action.createdAt)));
     }
-    assert.equal(actions.find((a) => a.key === 'temporary_block')?.type, 'AUTHOR_BLOCK_TEMP');
-    assert.equal(actions.find((a) => a.key === 'reject')?.type, 'ITEM_REJECT');
+    for (const key of BUILT_IN_KEYS) assert.equal(actions.find((a) => a.key === key)?.type, key);
   });
 
   test('create, retrieve, update, list and delete an action; webhooks only on retrieve and list', async () => {
@@ -99,11 +98,12 @@ describe('moderator actions through the official SDK', () => {
     assert.equal(response.status, 409);
     assert.equal(response.headers.get('x-should-retry'), 'false');
     assert.equal(response.body.code, 'CONFLICT');
-    await assert.rejects(client.actions.create({ name: 'Thrice', key: 'block' }), ConflictError);
+    await assert.rejects(client.actions.create({ name: 'Thrice', key: 'AUTHOR_BLOCK' }), ConflictError);
+    await assert.rejects(client.actions.create({ name: 'Alias', key: 'block' }), ConflictError);
   });
 
   test('built-in actions cannot be deleted or retyped', async () => {
-    const block = (await client.actions.list()).find((a) => a.key === 'block')!;
+    const block = (await client.actions.list()).find((a) => a.key === 'AUTHOR_BLOCK')!;
     await assert.rejects(client.actions.delete(block.id), BadRequestError);
     await assert.rejects(client.actions.update(block.id, { type: 'ITEM_ALLOW' }), BadRequestError);
     const renamed = await client.actions.update(block.id, { description: 'Ban for good' });
@@ -141,7 +141,8 @@ describe('moderator actions through the official SDK', () => {
     await assert.rejects(client.actions.execute.execute({ actionKey: 'temporary_block', authorIds: ['erin'] }), BadRequestError);
 
     const entries = await audit('authorId=dave');
-    assert.deepEqual(entries.map((e) => e.actionKey), ['temporary_block', 'unblock', 'block']);
+    // Executed by the legacy aliases; recorded under the keys the actions have now.
+    assert.deepEqual(entries.map((e) => e.actionKey), ['AUTHOR_BLOCK_TEMP', 'AUTHOR_UNBLOCK', 'AUTHOR_BLOCK']);
     assert.equal(entries[2]!.value, 'spam');
     assert.equal(typeof entries[0]!.actorKeyId, 'string');
   });
@@ -168,7 +169,7 @@ describe('moderator actions through the official SDK', () => {
   });
 
   test('the deprecated execute-by-id answers with the action id and target ids', async () => {
-    const warn = (await client.actions.list()).find((a) => a.key === 'warn')!;
+    const warn = (await client.actions.list()).find((a) => a.key === 'AUTHOR_WARN')!;
     const result = await client.actions.execute.executeByID(warn.id, { contentIds: ['a-5'], value: 'first warning' });
     assert.deepEqual(result, { actionId: warn.id, ids: ['a-5'], success: true });
   });
@@ -191,7 +192,7 @@ describe('moderator actions through the official SDK', () => {
     const { rows } = await t.server.db.query<{ n: number }>("SELECT count(*) AS n FROM content_items WHERE project_id = $1 AND external_id = 'a-4'", [t.projectId]);
     assert.equal(rows[0]!.n, 0);
     const entries = await audit('authorId=frank');
-    assert.equal(entries[0]!.actionKey, 'delete_author');
+    assert.equal(entries[0]!.actionKey, 'AUTHOR_DELETE');
   });
 
   test('bulk: 1,000 content ids run in one request and one transaction, one audit entry each, in few statements', async () => {
@@ -222,7 +223,7 @@ describe('moderator actions through the official SDK', () => {
     }
     assert.ok(statements < 20, `${statements} statements`);
     const { rows: logged } = await db.query<{ n: number }>(
-      "SELECT count(*) AS n FROM audit_log WHERE project_id = $1 AND action_key = 'reject' AND content_external_id LIKE 'bulk-%'",
+      "SELECT count(*) AS n FROM audit_log WHERE project_id = $1 AND action_key = 'ITEM_REJECT' AND content_external_id LIKE 'bulk-%'",
       [t.projectId],
     );
     assert.equal(logged[0]!.n, 1000);

@@ -105,4 +105,19 @@ describe('official SDK against a running server', () => {
   test('an unknown channel gives NotFoundError', async () => {
     await assert.rejects(client.content.submit({ content: { type: 'text', text: 'hi' }, channel: 'nope' }), NotFoundError);
   });
+
+  test('account.list and the deprecated auth calls answer for the key\'s project', async () => {
+    const account = await client.account.list();
+    assert.equal(account.id, t.projectId);
+    assert.equal(account.paid_plan_name, 'self-hosted');
+    assert.ok(account.remaining_quota > 0 && account.text_api_quota >= account.remaining_quota);
+    assert.equal(account.current_project?.id, t.projectId);
+    const project = (await t.server.db.query<{ name: string }>('SELECT name FROM projects WHERE id = $1', [t.projectId])).rows[0]!.name;
+    assert.equal(account.current_project?.name, project);
+    assert.deepEqual(await client.auth.retrieve(), { status: 'ok', message: 'Authenticated' });
+    assert.deepEqual(await client.auth.create({}), { status: 'ok', message: 'Authenticated', project });
+    const stranger = new ModerationAPI({ secretKey: 'om_not-a-key', baseURL: t.baseURL, maxRetries: 0 });
+    await assert.rejects(stranger.account.list(), AuthenticationError);
+    await assert.rejects(stranger.auth.retrieve(), AuthenticationError);
+  });
 });

@@ -84,6 +84,8 @@ describe('webhooks: signed, retried, logged, redeliverable', () => {
     const blocked = ofType('AUTHOR_BLOCKED')[0]!.json;
     assert.equal(blocked.author.status, 'blocked');
     assert.equal(blocked.author.block.reason, 'abuse');
+    // Executed by the legacy alias 'block'; events name the action by its hosted key.
+    assert.equal(blocked.action.key, 'AUTHOR_BLOCK');
     assert.equal(blocked.author.metadata.plan, 'gold');
     await t.request('DELETE', `/v1/webhooks/${projectHook.id}`);
     await client.actions.delete(action.id);

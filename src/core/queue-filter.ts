@@ -5,6 +5,8 @@
  * Pure: no I/O; values always travel as bound parameters.
  */
 
+import { actionKeySpellings } from './action-keys.ts';
+
 export type LabelCondition = 'FLAGGED' | 'NOT_FLAGGED' | 'THRESHOLDS';
 export type FlaggedFilter = 'FLAGGED' | 'NOT_FLAGGED' | 'ALL';
 export type RecommendationAction = 'review' | 'allow' | 'reject';
@@ -122,7 +124,7 @@ export function queueFilterSql(filter: QueueFilter, params: SqlParams, projectPa
     where.push(`ci.channel_id IN (SELECT c.id FROM channels c WHERE c.project_id = ${projectParam} AND (c.id IN ${channels} OR c.key IN ${channels}))`);
   }
   if (filter.filteredActionIds !== undefined && filter.filteredActionIds.length > 0) {
-    const actions = params.list(filter.filteredActionIds);
+    const actions = params.list(actionKeySpellings(filter.filteredActionIds));
     where.push(
       `EXISTS (SELECT 1 FROM audit_log l WHERE l.project_id = ${projectParam} AND l.content_id = ci.id AND l.kind = 'action' AND (l.action_id IN ${actions} OR l.action_key IN ${actions}))`,
     );

@@ -43,11 +43,8 @@ export async function actionRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.post(
     '/actions',
-    { schema: { summary: 'Create an action', tags, body: CreateActionBody, response: { 201: ActionSchema, ...errorResponses(409) } } },
-    async (request, reply) => {
-      const action = await createAction(db, request.principal.projectId, request.body as ActionInput & { name: string }, allowPrivate);
-      return reply.status(201).send(toActionView(action));
-    },
+    { schema: { summary: 'Create an action (200, as the hosted API answers creates)', tags, body: CreateActionBody, response: { 200: ActionSchema, ...errorResponses(409) } } },
+    async (request) => toActionView(await createAction(db, request.principal.projectId, request.body as ActionInput & { name: string }, allowPrivate)),
   );
 
   app.post(

@@ -38,8 +38,8 @@ export async function authorRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.post(
     '/authors',
-    { schema: { summary: 'Create an author ahead of content', tags, body: CreateAuthorBody, response: { 201: AuthorSchema, ...errorResponses(409) } } },
-    async (request, reply) => reply.status(201).send(await createAuthor(db, request.principal.projectId, request.body)),
+    { schema: { summary: 'Create an author ahead of content (200, as the hosted API answers creates)', tags, body: CreateAuthorBody, response: { 200: AuthorSchema, ...errorResponses(409) } } },
+    async (request) => createAuthor(db, request.principal.projectId, request.body),
   );
 
   app.get(

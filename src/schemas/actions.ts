@@ -104,7 +104,7 @@ const executeFields = {
 export const ExecuteBody = Type.Object(
   {
     actionKey: Type.String({ minLength: 1, maxLength: 200, description: 'Action id or key' }),
-    duration: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 * 365 * 86_400_000, description: 'Milliseconds, for temporary blocks' })),
+    duration: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 * 365 * 86_400_000, description: 'Milliseconds, for temporary blocks (AUTHOR_BLOCK_TEMP needs more than 0); other actions ignore it' })),
     ...executeFields,
   },
   { additionalProperties: false },
@@ -112,7 +112,7 @@ export const ExecuteBody = Type.Object(
 export type ExecuteBody = Static<typeof ExecuteBody>;
 
 export const ExecuteByIdBody = Type.Object(
-  { ...executeFields, duration: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 * 365 * 86_400_000 })) },
+  { ...executeFields, duration: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 * 365 * 86_400_000 })) },
   { additionalProperties: false },
 );
 export type ExecuteByIdBody = Static<typeof ExecuteByIdBody>;

@@ -2,6 +2,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import { ApiError, badRequest, conflict, notFound } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
 import { queueFilterSql, SqlParams } from '../core/queue-filter.ts';
+import { builtInActionKey, type BuiltInActionKey } from '../core/action-keys.ts';
 import { isUniqueViolation } from './channels.ts';
 import { forgetAuthorSnapshots, setAuthorStatus, type AuthorRecord } from './authors.ts';
 import { writeAuditEntries, type AuditEntryInput } from './audit.ts';
@@ -51,7 +52,7 @@ export interface Action {
 }
 
 interface BuiltIn {
-  key: string;
+  key: BuiltInActionKey;
   name: string;
   description: string;
   type: ActionType;
@@ -59,15 +60,16 @@ interface BuiltIn {
   freeText: boolean;
 }
 
+/** The key of each built-in action equals its type, as in the hosted product (see core/action-keys.ts). */
 const BUILT_INS: BuiltIn[] = [
-  { key: 'block', name: 'Block author', description: 'Blocks the author until unblocked. The value is kept as the reason.', type: 'AUTHOR_BLOCK', queueBehaviour: 'REMOVE', freeText: true },
-  { key: 'temporary_block', name: 'Temporarily block author', description: 'Suspends the author for `duration` milliseconds; the block ends by itself.', type: 'AUTHOR_BLOCK_TEMP', queueBehaviour: 'REMOVE', freeText: true },
-  { key: 'unblock', name: 'Unblock author', description: 'Enables a blocked or suspended author again.', type: 'AUTHOR_UNBLOCK', queueBehaviour: 'NO_CHANGE', freeText: true },
-  { key: 'delete_author', name: 'Delete author', description: 'Deletes the author and all of their stored content.', type: 'AUTHOR_DELETE', queueBehaviour: 'REMOVE', freeText: true },
-  { key: 'report', name: 'Report author', description: "Counts a report against the author (metrics.report_count).", type: 'AUTHOR_REPORT', queueBehaviour: 'NO_CHANGE', freeText: true },
-  { key: 'warn', name: 'Warn author', description: 'Records a warning; your webhook tells the author.', type: 'AUTHOR_WARN', queueBehaviour: 'NO_CHANGE', freeText: true },
-  { key: 'reject', name: 'Reject item', description: 'Rejects the item and resolves it in the queue.', type: 'ITEM_REJECT', queueBehaviour: 'REMOVE', freeText: true },
-  { key: 'allow', name: 'Allow item', description: 'Allows the item and resolves it in the queue.', type: 'ITEM_ALLOW', queueBehaviour: 'REMOVE', freeText: true },
+  { key: 'AUTHOR_BLOCK', name: 'Block author', description: 'Blocks the author until unblocked. The value is kept as the reason.', type: 'AUTHOR_BLOCK', queueBehaviour: 'REMOVE', freeText: true },
+  { key: 'AUTHOR_BLOCK_TEMP', name: 'Temporarily block author', description: 'Suspends the author for `duration` milliseconds; the block ends by itself.', type: 'AUTHOR_BLOCK_TEMP', queueBehaviour: 'REMOVE', freeText: true },
+  { key: 'AUTHOR_UNBLOCK', name: 'Unblock author', description: 'Enables a blocked or suspended author again.', type: 'AUTHOR_UNBLOCK', queueBehaviour: 'NO_CHANGE', freeText: true },
+  { key: 'AUTHOR_DELETE', name: 'Delete author', description: 'Deletes the author and all of their stored content.', type: 'AUTHOR_DELETE', queueBehaviour: 'REMOVE', freeText: true },
+  { key: 'AUTHOR_REPORT', name: 'Report author', description: "Counts a report against the author (metrics.report_count).", type: 'AUTHOR_REPORT', queueBehaviour: 'NO_CHANGE', freeText: true },
+  { key: 'AUTHOR_WARN', name: 'Warn author', description: 'Records a warning; your webhook tells the author.', type: 'AUTHOR_WARN', queueBehaviour: 'NO_CHANGE', freeText: true },
+  { key: 'ITEM_REJECT', name: 'Reject item', description: 'Rejects the item and resolves it in the queue.', type: 'ITEM_REJECT', queueBehaviour: 'REMOVE', freeText: true },
+  { key: 'ITEM_ALLOW', name: 'Allow item', description: 'Allows the item and resolves it in the queue.', type: 'ITEM_ALLOW', queueBehaviour: 'REMOVE', freeText: true },
 ];
 
 const fromRow = (r: Record<string, unknown>): Action => ({
@@ -146,12 +148,18 @@ export async function listActions(db: Queryable, projectId: string, queueId?: st
   return rows.map(fromRow);
 }
 
-/** By id or key. */
+/**
+ * By id or key. A built-in key or its legacy alias finds the built-in action
+ * of that type whatever key it is stored under (a project whose custom action
+ * already used `AUTHOR_BLOCK` kept its built-in under `block`); an exact id or
+ * key match wins.
+ */
 export async function getAction(db: Queryable, projectId: string, idOrKey: string): Promise<Action> {
   await ensureBuiltInActions(db, projectId);
   const { rows } = await db.query(
-    'SELECT * FROM actions WHERE project_id = $1 AND (id = $2 OR key = $2) ORDER BY (id = $2) DESC LIMIT 1',
-    [projectId, idOrKey],
+    `SELECT * FROM actions WHERE project_id = $1 AND (id = $2 OR key = $2 OR (built_in AND type = $3))
+     ORDER BY (id = $2) DESC, (key IS NOT DISTINCT FROM $2) DESC LIMIT 1`,
+    [projectId, idOrKey, builtInActionKey(idOrKey)],
   );
   if (!rows[0]) throw notFound(`Action "${idOrKey}"`);
   return fromRow(rows[0]);
@@ -190,8 +198,16 @@ async function checkInput(db: Queryable, projectId: string, input: ActionInput):
 
 const duplicateKey = (key: string | null | undefined) => conflict(`An action with key "${key}" already exists`, [{ message: 'duplicate key', path: '/key' }]);
 
+/** Built-in keys and their aliases name the built-in actions; a custom action taking one would be ambiguous. */
+function checkKeyNotReserved(key: string | null | undefined): void {
+  if (key == null) return;
+  const builtIn = builtInActionKey(key);
+  if (builtIn !== null) throw conflict(`The key "${key}" belongs to the built-in action ${builtIn}`, [{ message: 'reserved key', path: '/key' }]);
+}
+
 export async function createAction(db: Database, projectId: string, input: ActionInput & { name: string }, allowPrivate: boolean): Promise<Action> {
   if (input.builtIn === true) throw badRequest('Built-in actions are provided by the service; custom actions have builtIn false', [{ message: 'must be false', path: '/builtIn' }]);
+  checkKeyNotReserved(input.key);
   await ensureBuiltInActions(db, projectId);
   await checkInput(db, projectId, input);
   try {
@@ -234,6 +250,7 @@ export async function updateAction(db: Database, projectId: string, idOrKey: str
     if (locked) throw badRequest(`The ${locked} of a built-in action cannot change`, [{ message: 'built-in', path: `/${locked}` }]);
   }
   if (input.builtIn != null && input.builtIn !== current.builtIn) throw badRequest('builtIn cannot change', [{ message: 'read-only', path: '/builtIn' }]);
+  if (!current.builtIn && input.key !== current.key) checkKeyNotReserved(input.key);
   await checkInput(db, projectId, input);
   const next = {
     key: input.key === undefined ? current.key : input.key,

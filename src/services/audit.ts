@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database.ts';
 import { newId } from '../lib/ids.ts';
+import { actionKeySpellings } from '../core/action-keys.ts';
 
 /**
  * The audit log: who (API key id) did what (action, resolve, unresolve), to
@@ -115,8 +116,8 @@ export async function listAuditEntries(db: Queryable, projectId: string, query: 
   }
   if (query.queueId !== undefined) where.push(`queue_id = ${add(query.queueId)}`);
   if (query.actionId !== undefined) {
-    const p = add(query.actionId);
-    where.push(`(action_id = ${p} OR action_key = ${p})`);
+    const ids = add(JSON.stringify(actionKeySpellings([query.actionId])));
+    where.push(`(action_id = ${add(query.actionId)} OR action_key IN (SELECT jsonb_array_elements_text(${ids}::jsonb)))`);
   }
   if (query.before !== undefined) where.push(`id < ${add(query.before)}`);
   const { rows } = await db.query(`SELECT * FROM audit_log WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${add(query.limit + 1)}`, params);

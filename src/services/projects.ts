@@ -1,5 +1,6 @@
 import type { Database, Queryable } from '../db/database.ts';
 import { newId } from '../lib/ids.ts';
+import { notFound } from '../errors.ts';
 import { createApiKey } from './api-keys.ts';
 import { createDefaultChannel } from './channels.ts';
 
@@ -51,3 +52,9 @@ export async function bootstrap(db: Database, explicitKey: string | null): Promi
 }
 
 const BOOTSTRAP_LOCK_KEY = 4_815_162_343;
+
+export async function getProject(db: Queryable, projectId: string): Promise<Project> {
+  const { rows } = await db.query<{ id: string; name: string; created_at: number }>('SELECT id, name, created_at FROM projects WHERE id = $1', [projectId]);
+  if (!rows[0]) throw notFound(`Project "${projectId}"`);
+  return { id: rows[0].id, name: rows[0].name, createdAt: rows[0].created_at };
+}
