@@ -163,8 +163,10 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
 const MAX_PATH_PARAM_LENGTH = 2000;
 
 /**
- * The text a caller submits for moderation is repaired rather than refused (U+FFFD for U+0000 and
- * unpaired surrogates): a client that cut a message inside an emoji still gets a verdict.
+ * The text a caller submits for moderation is accepted with U+0000 and unpaired surrogates: the
+ * Unicode analysis reports them as `illegal` (NUL is a classic filter-evasion character) and the
+ * pipeline stores a copy with U+FFFD in their place. A client that cut a message inside an emoji
+ * still gets a verdict.
  */
 const isSubmittedText = (path: readonly string[]): boolean =>
   path[0] === 'content' && ((path.length === 2 && path[1] === 'text') || (path.length === 4 && path[1] === 'data' && path[3] === 'text'));

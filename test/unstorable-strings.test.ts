@@ -11,7 +11,7 @@ describe('strings that cannot be stored', () => {
   });
   after(() => t.close());
 
-  test('submitted text with U+0000 or a cut emoji is moderated and stored, with U+FFFD in their place', async () => {
+  test('submitted text with U+0000 or a cut emoji is moderated (flagged illegal) and stored, with U+FFFD in their place', async () => {
     const cut = 'great party 🎉🎉'.slice(0, -1); // a client that cut the message inside the last emoji
     const submissions = [
       { contentId: 'nul-text', content: { type: 'text', text: 'hello\u0000world' } },
@@ -22,6 +22,7 @@ describe('strings that cannot be stored', () => {
       const first = await t.request('POST', '/v1/moderate', { body });
       assert.equal(first.status, 200, JSON.stringify(first.body));
       assert.equal(first.body.content.id, body.contentId);
+      assert.equal(first.body.evaluation.unicode_spoofed, true, 'the analysis saw the character');
       // Stored: a resubmission updates the same item instead of failing.
       const again = await t.request('POST', '/v1/moderate', { body });
       assert.equal(again.status, 200);

@@ -20,20 +20,33 @@ export const isStorable = (text: string): boolean => !text.includes('\u0000') &&
 /** U+0000 and unpaired surrogates become U+FFFD: same length, so spans into the text stay true. */
 export const toStorable = (text: string): string => text.toWellFormed().replaceAll('\u0000', '\uFFFD');
 
+/** A copy of a JSON-shaped value with every string and key made storable (values without any are returned as they are). */
+export function storableCopy<T>(value: T): T {
+  if (typeof value === 'string') return (isStorable(value) ? value : toStorable(value)) as T;
+  if (Array.isArray(value)) return value.map(storableCopy) as T;
+  if (typeof value === 'object' && value !== null) {
+    const copy: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) copy[isStorable(key) ? key : toStorable(key)] = storableCopy(inner);
+    return copy as T;
+  }
+  return value;
+}
+
 const MAX_ISSUES = 20;
 
 /**
- * Walks a parsed body. Strings at a path `repairable` accepts are repaired in place; any
- * other string or key that cannot be stored becomes an issue (a JSON pointer to it).
+ * Walks a parsed body. Strings at a path `exempt` accepts are left as they are (the text
+ * submitted for moderation: the analysis must see U+0000 and lone surrogates, and the
+ * pipeline stores a repaired copy); any other string or key that cannot be stored becomes
+ * an issue (a JSON pointer to it).
  */
-export function checkStorableStrings(value: unknown, repairable: (path: readonly string[]) => boolean): ErrorIssue[] {
+export function checkStorableStrings(value: unknown, exempt: (path: readonly string[]) => boolean): ErrorIssue[] {
   const issues: ErrorIssue[] = [];
   const path: string[] = [];
   const visit = (node: unknown): unknown => {
     if (issues.length >= MAX_ISSUES) return node;
     if (typeof node === 'string') {
-      if (isStorable(node)) return node;
-      if (repairable(path)) return toStorable(node);
+      if (isStorable(node) || exempt(path)) return node;
       issues.push({ message: 'contains U+0000 or an unpaired surrogate, which cannot be stored', path: pointer(path) });
       return node;
     }

@@ -6,6 +6,7 @@ import { evaluate, type Evaluation, type ScoredPolicy } from '../core/evaluation
 import { dryRunView, recommend, type Recommendation } from '../core/recommendation.ts';
 import { badRequest } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
+import { isStorable, storableCopy } from '../lib/storable-strings.ts';
 import { bindPolicy, normalizePolicyList, resultIdOf, type PolicyEnvironment } from '../policies/registry.ts';
 import { compiledWordlist } from '../services/wordlists.ts';
 import type { Config } from '../config.ts';
@@ -50,6 +51,8 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   const channel = await resolveChannel(deps.db, projectId, body.channel);
   const policySettings = body.policies ? requestPolicies(body.policies) : channel.config.policies;
   const { texts, media } = splitContent(body.content);
+  // U+0000 and unpaired surrogates reach the analysis as sent; the store gets a repaired copy.
+  const unstorable = texts.some((field) => !isStorable(field.text));
 
   // normalize
   const fields = texts.map((field) => prepareText(field.key, field.text, channel.config.unicodeNormalization, policySettings));
@@ -130,15 +133,17 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
         conversationId: body.conversationId ?? null,
         metaType: body.metaType ?? null,
         contentType: body.content.type,
-        content: body.content,
-        modified: modified.value,
+        content: unstorable ? storableCopy(body.content) : body.content,
+        modified: unstorable ? storableCopy(modified.value) : modified.value,
         metadata: body.metadata ?? null,
         flagged: evaluation.flagged,
         shadowFlagged: shadowFlagged.length > 0,
         flagProbability: evaluation.flag_probability,
         severityScore: evaluation.severity_score,
         recommendation: recommendation.action,
-        resultJson: storedResultJson(evaluation, recommendation, policiesJson, insights, errors, fields, shadowFlagged),
+        resultJson: unstorable
+          ? JSON.stringify(storableCopy(JSON.parse(storedResultJson(evaluation, recommendation, policiesJson, insights, errors, fields, shadowFlagged))))
+          : storedResultJson(evaluation, recommendation, policiesJson, insights, errors, fields, shadowFlagged),
         submittedAt,
       },
     });
