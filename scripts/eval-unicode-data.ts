@@ -63,3 +63,37 @@ export const FOREIGN_NAME_SENTENCES: readonly string[] = [
   'Математика is my favourite subject, said Πέτρος.',
   'The Cherokee word ᏣᎳᎩ names the language.',
 ];
+
+const GREEK_LOWER = 'αβγδεζηθικλμνξοπρστυφχψω';
+const GREEK_UPPER = 'ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩ';
+const TECHNICAL_TERMS = ['helix', 'blocker', 'rays', 'particle', 'decay', 'sheet', 'carotene', 'lactam', 'amylase', 'globulin', 'radiation', 'test', 'version', 'release', 'receptor', 'subunit', 'coefficient', 'channel'];
+const GREEK_TEMPLATES: Array<(letter: string, term: string) => string> = [
+  (g, t) => `The ${g}-${t} was described in the paper.`,
+  (g, t) => `Patients on a ${g}-${t} need monitoring`,
+  (g, t) => `${g}-${t} and ${g === 'α' ? 'β' : 'α'}-${t} differ in structure.`,
+  (g, t) => `We measured ${t} ${g} at 0.05 and plotted it.`,
+  (g) => `Let ${g} be the angle between the two lines.`,
+  (g, t) => `the ${t} (${g}) is small`,
+  (g) => `${g} = 0.5`,
+];
+
+/**
+ * Greek letters used as scientific and technical prefixes and symbols (α-helix, β-blocker, γ-rays, a
+ * single letter on its own): legitimate, never flagged or changed. Every lowercase and capital letter
+ * crossed with technical terms and sentence shapes, plus a few fixed classics.
+ */
+export const GREEK_PREFIX_SENTENCES: readonly string[] = [
+  ...[...GREEK_LOWER, ...GREEK_UPPER].flatMap((letter, i) =>
+    GREEK_TEMPLATES.map((template, k) => template(letter, TECHNICAL_TERMS[(i + k) % TECHNICAL_TERMS.length]!)),
+  ),
+  'The α-helix and the β-sheet are secondary structures.',
+  'She takes a β-blocker for her heart.',
+  'γ-rays are more penetrating than α-particles.',
+  'Δ9-THC is the main psychoactive compound.',
+  'The π-calculus models concurrent processes.',
+  'Omega-3 and ω-6 fatty acids.',
+  'The resistance is 47 Ω and the current 3 μA.',
+  'Use μTorrent or qBittorrent to download it.',
+  'Area = π r² and the angle θ = 30°.',
+  'The p-value was below α = 0.05.',
+];

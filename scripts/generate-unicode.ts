@@ -248,8 +248,16 @@ async function main(): Promise<void> {
   // --- Lookalikes (UTS #39 confusables + intentional), across Latin, Cyrillic, Greek -----
   const confusableText = readSecurityFile('confusables.txt');
   const intentionalText = readSecurityFile('intentional.txt');
-  readSecurityFile('IdentifierStatus.txt');
+  const identifierStatusText = readSecurityFile('IdentifierStatus.txt');
   readSecurityFile('IdentifierType.txt');
+  // The file lists the Allowed ranges; every other code point is Restricted.
+  const identifierAllowed = new Set<number>();
+  for (const line of identifierStatusText.split('\n')) {
+    const [range, status] = line.split('#')[0]!.split(';').map((part) => part.trim());
+    if (!range || status !== 'Allowed') continue;
+    const [from, to] = range.split('..').map((hex) => parseInt(hex, 16));
+    for (let cp = from!; cp <= (to ?? from)!; cp++) identifierAllowed.add(cp);
+  }
   const prototype = new Map<number, number[]>();
   for (const line of confusableText.split('\n')) {
     const body = line.split('#')[0]!.trim();
@@ -318,6 +326,27 @@ async function main(): Promise<void> {
       if (target === 'Latin') flags[cp]! |= F.LATIN_LOOKALIKE;
     }
     lookalikes[target] = pairs;
+  }
+
+  // --- Restricted and extended Latin letters (UTS #39 Identifier_Status) --------------
+  // Inside Latin, Restricted letters whose skeleton is plain ASCII letters (IPA ɑ → a,
+  // ligature ﬁ → fi) pose as ordinary letters. Letters beyond Latin Extended-A that are not
+  // a base letter with diacritics (ɛ ɔ ɓ ɨ ʔ, saltillo, and ŋ) belong to extended orthographies
+  // (African, Mayan, Americas): the analyzer takes one as a sign that the text is written in
+  // such an orthography, where IPA-like letters such as ɑ are ordinary letters.
+  const isAsciiLetter = (cp: number) => (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a);
+  const restrictedLatinFold: Array<[number, string]> = [];
+  for (const cp of letterCandidates) {
+    if (cp < 0x80 || styledFold.has(cp)) continue;
+    const own = scriptsOf(cp);
+    if (own.length !== 1 || own[0] !== 'Latin') continue;
+    const proto = prototype.get(cp);
+    if (!identifierAllowed.has(cp) && proto && proto.every(isAsciiLetter) && proto.length <= 3) {
+      flags[cp]! |= F.RESTRICTED_LATIN;
+      restrictedLatinFold.push([cp, String.fromCodePoint(...proto)]);
+    } else if ((cp >= 0x180 || cp === 0x14a || cp === 0x14b) && !canonical.has(cp)) {
+      flags[cp]! |= F.EXTENDED_LATIN;
+    }
   }
 
   // --- Emoji flags (regional indicator pairs) --------------------------------
@@ -431,6 +460,8 @@ async function main(): Promise<void> {
       null,
       1,
     )};`,
+    `/** Restricted Latin letters with an ASCII skeleton: "code point (base 36):skeleton" entries. */`,
+    `export const RESTRICTED_LATIN_FOLD = ${JSON.stringify(restrictedLatinFold.map(([cp, ascii]) => `${cp.toString(36)}:${ascii}`).join(' '))};`,
     `/** Front-coded English words (and commonly impersonated brand names) that lookalikes can spell. */`,
     `export const LOOKALIKE_WORDS = ${JSON.stringify(frontCoded.join(' '))};`,
     `/** Regional indicator pairs that form RGI flag emoji. */`,

@@ -12,6 +12,7 @@ import {
   FLAGS,
   LATIN_SCRIPT,
   LOOKALIKE,
+  RESTRICTED_FOLD,
   RGI_FLAGS,
   SCRIPT_SET_OF,
   SCRIPTS,
@@ -56,6 +57,10 @@ interface Suspect {
   hasRegionalIndicator: boolean;
   wholeScriptLookalike: boolean;
   denselyMarked: boolean;
+  /** Letters in total, plain ASCII ones, and UTS #39 Restricted Latin ones with an ASCII skeleton (ɑ, ﬁ). */
+  letters: number;
+  asciiLetters: number;
+  restrictedLatin: number;
 }
 
 function codePointAt(text: string, i: number): number {
@@ -201,8 +206,12 @@ function wrapsLegitimately(text: string, open: number, close: number): boolean {
   return !isSimpleLetter(previousCodePoint(text, open)) && !isSimpleLetter(close + 1 < text.length ? codePointAt(text, close + 1) : -1);
 }
 
-/** Whether an invisible character at UTF-16 index i is doing a legitimate job there. */
-function invisibleIsLegitimate(text: string, i: number, cp: number, bidi: Set<number> | null): boolean {
+/**
+ * Whether an invisible character at UTF-16 index i is doing a legitimate job there. `asLatin`:
+ * the word is a disguised Latin word (its lookalikes fold to Latin), so joiners next to a
+ * lookalike from a complex script (Coptic ⲓ, Arabic ﻫ) join nothing.
+ */
+function invisibleIsLegitimate(text: string, i: number, cp: number, bidi: Set<number> | null, asLatin = false): boolean {
   if (isBidiControl(cp)) return bidi !== null && bidi.has(i);
   if (isAlwaysHidden(cp)) return cp >= 0xe0020 && cp <= 0xe007f && inEmojiTagSequence(text, i);
   if (isVariationSelector(cp)) {
@@ -220,7 +229,7 @@ function invisibleIsLegitimate(text: string, i: number, cp: number, bidi: Set<nu
     case 0x200d: {
       const prevFlags = prev >= 0 ? FLAGS[prev]! : 0;
       if (prevFlags & (F.EXT_PICT | F.EMOJI_MODIFIER) && next >= 0 && FLAGS[next]! & F.EXT_PICT) return true;
-      return nearComplexScript(prev, next);
+      return !asLatin && nearComplexScript(prev, next);
     }
     case 0x200e:
     case 0x200f:
@@ -230,9 +239,9 @@ function invisibleIsLegitimate(text: string, i: number, cp: number, bidi: Set<nu
       return !(isSimpleLetter(prev) && isSimpleLetter(next));
     case 0xfeff:
       if (i === 0) return true;
-      return nearComplexScript(prev, next);
+      return !asLatin && nearComplexScript(prev, next);
     default:
-      return nearComplexScript(prev, next);
+      return !asLatin && nearComplexScript(prev, next);
   }
 }
 
@@ -276,6 +285,8 @@ interface Context {
   foreignWords: number;
   hasCjk: boolean;
   hasZalgo: boolean;
+  /** Some letter belongs to an extended Latin orthography (Restricted, with a non-ASCII skeleton). */
+  extendedLatin: boolean;
 }
 
 const SIGNAL_ORDER: Array<[number, UnicodeSignal]> = [
@@ -329,7 +340,7 @@ function analyzeFull(text: string): UnicodeAnalysis {
   const length = text.length;
   const bidi = /[\u202a-\u202e\u2066-\u2069]/.test(text) ? balancedBidiControls(text) : null;
   const suspects: Suspect[] = [];
-  const context: Context = { latinWords: 0, foreignWords: 0, hasCjk: false, hasZalgo: false };
+  const context: Context = { latinWords: 0, foreignWords: 0, hasCjk: false, hasZalgo: false, extendedLatin: false };
   let wordsTotal = 0;
 
   let i = 0;
@@ -359,6 +370,8 @@ function analyzeFull(text: string): UnicodeAnalysis {
     let styledEmojiAsText = 0;
     let letterLike = 0;
     let markedLetters = 0;
+    let asciiLetters = 0;
+    let restrictedLatin = 0;
     let currentMarked = false;
     // Zalgo bookkeeping for the current base character.
     let baseSet = 0;
@@ -381,6 +394,17 @@ function analyzeFull(text: string): UnicodeAnalysis {
         bits |= S_ILLEGAL;
       } else if (flags & F.INVISIBLE) {
         if (!(bits & S_INVISIBLE) && !invisibleIsLegitimate(text, i, cp, bidi)) bits |= S_INVISIBLE;
+        // An invisible combining mark (CGJ, a variation selector) inside a stack of marks is one more
+        // mark on the base: zalgo generators draw U+034F along with the visible ones.
+        if (flags & F.MARK && (flags & F.GENERIC_MARK || marksOnBase > 0)) {
+          marksOnBase++;
+          genericOnBase++;
+          if (genericOnBase >= ZALGO_GENERIC_PER_BASE || marksOnBase >= ZALGO_ANY_PER_BASE) bits |= S_ZALGO;
+          if (flags & F.GENERIC_MARK && currentMarked === false && baseIsLetter) {
+            currentMarked = true;
+            markedLetters++;
+          }
+        }
       } else if (flags & F.MARK) {
         marksOnBase++;
         if (flags & F.GENERIC_MARK) {
@@ -417,6 +441,9 @@ function analyzeFull(text: string): UnicodeAnalysis {
         if (flags & F.LETTER) {
           if (!(flags & F.STYLED)) letterLike++;
           letters++;
+          if (cp < 0x80) asciiLetters++;
+          else if (flags & F.RESTRICTED_LATIN) restrictedLatin++;
+          else if (flags & F.EXTENDED_LATIN) context.extendedLatin = true;
           if (flags & F.LATIN_LOOKALIKE) lookalikeLetters++;
           if (flags & F.CJK) context.hasCjk = true;
           const set = SCRIPT_SET_OF[cp]!;
@@ -446,20 +473,21 @@ function analyzeFull(text: string): UnicodeAnalysis {
     const styledAny = styledStrong + styledWeak + fullwidthLetters > 0 || (union & F.REGIONAL_INDICATOR) !== 0;
     // Every letter carrying a generic combining mark: zalgo when the message has zalgo elsewhere.
     const denselyMarked = letters > 0 && markedLetters === letters && (union & F.GENERIC_MARK) !== 0;
+    // A lone letter is a symbol or an abbreviation (α-helix, γ-rays, vitamin С, π): never a disguised word.
     const wholeScriptLookalike =
-      !mixed && letters > 0 && lookalikeLetters === letters && wordSet >= 0 && !scriptSetHasLatin(wordSet);
+      !mixed && letters > 1 && lookalikeLetters === letters && wordSet >= 0 && !scriptSetHasLatin(wordSet);
 
     // Context: which alphabet the message is written in.
     if (letters > 0) {
       // A mixed word counts as Latin when all of it reads as Latin (that is what normalization makes of it).
       if (mixed ? latinLetters + lookalikeLetters === letters : scriptSetHasLatin(wordSet) || wordSet < 0) context.latinWords++;
-      else if (!wholeScriptLookalike) context.foreignWords++;
+      else if (!wholeScriptLookalike && !(letters === 1 && lookalikeLetters === 1)) context.foreignWords++;
     } else if (styledAny) {
       context.latinWords++;
     }
 
     if (bits & S_ZALGO) context.hasZalgo = true;
-    if (bits !== 0 || styledAny || wholeScriptLookalike || denselyMarked) {
+    if (bits !== 0 || styledAny || wholeScriptLookalike || denselyMarked || restrictedLatin > 0) {
       suspects.push({
         start,
         end,
@@ -472,6 +500,9 @@ function analyzeFull(text: string): UnicodeAnalysis {
         hasRegionalIndicator: (union & F.REGIONAL_INDICATOR) !== 0,
         wholeScriptLookalike,
         denselyMarked,
+        letters,
+        asciiLetters,
+        restrictedLatin,
       });
     }
   }
@@ -524,6 +555,7 @@ function judge(
         bits |= S_CONFUSABLE;
       }
     }
+    if (suspect.restrictedLatin > 0 && !(bits & S_MIXED) && restrictedLatinSpoof(text, suspect, context)) bits |= S_CONFUSABLE;
     if (bits === 0) continue;
 
     let target = 'Latin';
@@ -531,12 +563,16 @@ function judge(
       // A word that reads entirely as Latin is aimed at Latin readers unless the message is clearly foreign.
       const readsAsLatin = lookalikeOrLatin(text, start, end);
       target = readsAsLatin && (latinContext || standalone) ? 'Latin' : mixedTargetScript(text, start, end, latinContext);
+      // In foreign text a word still reads as Latin when the context's alphabet cannot spell it (Uѕе in Russian: no Cyrillic U).
+      if (readsAsLatin && target !== 'Latin' && !spellableIn(text, start, end, target)) target = 'Latin';
       // Mixing only deceives when a letter poses as one of the word's own alphabet
       // (a Latin ŋ inside an Adlam word reads as what it is).
       if (!hasLookalikeInto(text, start, end, target)) bits &= ~S_MIXED;
     }
     if (bits === 0) continue;
-    const rewritten = rewriteWord(text, start, end, bits, target, styled, regionalLetters, context.hasCjk, bidi);
+    const asLatin = (bits & (S_MIXED | S_CONFUSABLE)) !== 0 && target === 'Latin';
+    if (asLatin && !(bits & S_INVISIBLE) && hasHiddenInvisible(text, start, end, bidi)) bits |= S_INVISIBLE;
+    const rewritten = rewriteWord(text, start, end, bits, target, styled, regionalLetters, context.hasCjk, bidi, asLatin);
     const word = text.slice(start, end);
     const finding: WordFinding = {
       word,
@@ -545,7 +581,7 @@ function judge(
       scripts: wordScripts(text, start, end),
       looksLike: rewritten,
       codePoints: Array.from(word, (ch) => 'U+' + ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')),
-      highlights: highlightsFor(text, start, end, bits, target, bidi),
+      highlights: highlightsFor(text, start, end, bits, target, bidi, asLatin),
     };
     findings.push(finding);
     for (const name of finding.signals) signals[name] = true;
@@ -570,6 +606,45 @@ function judge(
     normalized,
     changed: normalized !== text,
   };
+}
+
+/**
+ * A Latin word written with UTS #39 Restricted letters whose skeleton is ASCII (pɑypal, ﬁrst): a
+ * lookalike when every other letter is plain ASCII and there is at least one, or when the ASCII
+ * spelling is a word abusers disguise. Text written in an extended Latin orthography (other
+ * Restricted letters such as ʔ or saltillo elsewhere in the message) uses such letters as letters.
+ */
+function restrictedLatinSpoof(text: string, suspect: Suspect, context: Context): boolean {
+  if (context.extendedLatin || suspect.letters < 2 || suspect.asciiLetters + suspect.restrictedLatin !== suspect.letters) return false;
+  if (suspect.asciiLetters > 0) return true;
+  let ascii = '';
+  for (let i = suspect.start; i < suspect.end; ) {
+    const cp = codePointAt(text, i);
+    i += cp > 0xffff ? 2 : 1;
+    ascii += RESTRICTED_FOLD.get(cp) ?? '';
+  }
+  return isLookalikeSpoofWord(ascii.toLowerCase());
+}
+
+/** Every letter of the word belongs to `target` or has a lookalike in it. */
+function spellableIn(text: string, start: number, end: number, target: string): boolean {
+  const table = LOOKALIKE[target];
+  for (let i = start; i < end; ) {
+    const cp = codePointAt(text, i);
+    i += cp > 0xffff ? 2 : 1;
+    if (FLAGS[cp]! & F.LETTER && !inScript(cp, target) && !table?.has(cp)) return false;
+  }
+  return true;
+}
+
+/** An invisible character of a disguised Latin word that only passed as legitimate next to a complex-script lookalike. */
+function hasHiddenInvisible(text: string, start: number, end: number, bidi: Set<number> | null): boolean {
+  for (let i = start; i < end; ) {
+    const cp = codePointAt(text, i);
+    if (FLAGS[cp]! & F.INVISIBLE && !invisibleIsLegitimate(text, i, cp, bidi, true)) return true;
+    i += cp > 0xffff ? 2 : 1;
+  }
+  return false;
 }
 
 /** The word spelled with lookalikes from `target`, or null when some letter has none. */
@@ -646,6 +721,7 @@ function rewriteWord(
   regionalLetters: boolean,
   hasCjk: boolean,
   bidi: Set<number> | null,
+  asLatin: boolean,
 ): string {
   const table = LOOKALIKE[target];
   let out = '';
@@ -657,8 +733,10 @@ function rewriteWord(
     const at = i;
     i += width;
     if (isLoneSurrogate(cp) || flags & F.ILLEGAL) continue;
+    // A zalgo stack goes whole, invisible marks in it (CGJ, variation selectors on marks) included.
+    if (bits & S_ZALGO && flags & F.MARK && flags & F.INVISIBLE && (flags & F.GENERIC_MARK || FLAGS[previousCodePoint(text, at)]! & F.MARK)) continue;
     if (flags & F.INVISIBLE) {
-      if (bits & S_INVISIBLE && !invisibleIsLegitimate(text, at, cp, bidi)) continue;
+      if (bits & S_INVISIBLE && !invisibleIsLegitimate(text, at, cp, bidi, asLatin)) continue;
       out += String.fromCodePoint(cp);
       continue;
     }
@@ -680,6 +758,10 @@ function rewriteWord(
         out += String.fromCodePoint(fold(cp));
         continue;
       }
+    }
+    if (bits & (S_MIXED | S_CONFUSABLE) && target === 'Latin' && flags & F.RESTRICTED_LATIN) {
+      out += RESTRICTED_FOLD.get(cp)!;
+      continue;
     }
     if (bits & (S_MIXED | S_CONFUSABLE) && table && flags & F.LETTER && !inScript(cp, target)) {
       const mapped = table.get(cp);
@@ -713,13 +795,14 @@ function highlightsFor(
   bits: number,
   target: string,
   bidi: Set<number> | null,
+  asLatin: boolean,
 ): Highlight[] {
   const highlights: Highlight[] = [];
   for (let i = start; i < end; ) {
     const cp = codePointAt(text, i);
     const width = cp > 0xffff ? 2 : 1;
     const flags = FLAGS[cp]!;
-    if (bits & S_INVISIBLE && flags & F.INVISIBLE && !invisibleIsLegitimate(text, i, cp, bidi)) {
+    if (bits & S_INVISIBLE && flags & F.INVISIBLE && !invisibleIsLegitimate(text, i, cp, bidi, asLatin)) {
       // The hidden character plus one character on each side, so a reviewer can see where it sits.
       const before = previousCodePoint(text, i);
       const hlStart = before < 0 ? i : i - (before > 0xffff ? 2 : 1);

@@ -22,4 +22,8 @@ export const F = {
   WHITESPACE: 1 << 19,
   UPPER: 1 << 20,
   STYLED_DIGIT: 1 << 21,
+  /** A Latin letter that UTS #39 restricts and whose skeleton is plain ASCII letters (IPA ɑ, ligature ﬁ). */
+  RESTRICTED_LATIN: 1 << 22,
+  /** A Latin letter of an extended orthography (ɛ ɔ ɓ ɨ ʔ ŋ, saltillo): beyond Latin Extended-A, not a letter with diacritics. */
+  EXTENDED_LATIN: 1 << 23,
 } as const;

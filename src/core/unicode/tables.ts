@@ -6,6 +6,7 @@ import {
   FLAG_CODES,
   FLAG_RUNS,
   LOOKALIKE_RUNS,
+  RESTRICTED_LATIN_FOLD,
   SCRIPT_SET_RUNS,
   SCRIPT_SETS,
   SCRIPTS,
@@ -56,6 +57,13 @@ export const LOOKALIKE: Record<string, Map<number, number>> = Object.fromEntries
   Object.entries(LOOKALIKE_RUNS).map(([script, encoded]) => [script, expandPairs(encoded)]),
 );
 export const RGI_FLAGS: ReadonlySet<string> = new Set(FLAG_CODES.split(' '));
+/** Restricted Latin letter -> its ASCII skeleton (ɑ → a, ﬁ → fi). */
+export const RESTRICTED_FOLD: ReadonlyMap<number, string> = new Map(
+  RESTRICTED_LATIN_FOLD.split(' ').map((entry) => {
+    const colon = entry.indexOf(':');
+    return [parseInt(entry.slice(0, colon), 36), entry.slice(colon + 1)] as [number, string];
+  }),
+);
 
 export const SCRIPT_INDEX: ReadonlyMap<string, number> = new Map(SCRIPTS.map((name, index) => [name, index]));
 const LATIN = SCRIPT_INDEX.get('Latin')!;

@@ -45,10 +45,10 @@ describe('U+0000 and lone surrogates in moderated text', () => {
       assert.equal(r.evaluation.unicode_spoofed, true);
       assert.equal(r.evaluation.flagged, true);
       assert.equal(r.content.modified, clean);
-      const policy = r.policies.find((p) => p.id === 'unicode_spoofing')!;
+      const policy = r.policies.find((p) => p.id === 'unicode_spoofing') as any;
       assert.equal(policy.flagged, true);
-      assert.equal(policy.labels?.find((l) => l.id === 'illegal')?.flagged, true);
-      assert.equal(policy.labels?.find((l) => l.id === 'mixed_script')?.flagged, false);
+      assert.equal(policy.labels.find((l: any) => l.id === 'illegal').flagged, true);
+      assert.equal(policy.labels.find((l: any) => l.id === 'mixed_script').flagged, false);
 
       const row = await stored(contentId);
       // The store cannot hold the character itself: U+FFFD in its place, same length.
@@ -105,5 +105,54 @@ describe('U+0000 and lone surrogates in moderated text', () => {
     const r = await t.request('POST', '/v1/moderate', { body: { content: { type: 'text', text: 'hi' }, metadata: { note: `a${NUL}b` } } });
     assert.equal(r.status, 400);
     assert.deepEqual(r.body.issues.map((i: any) => i.path), ['/metadata/note']);
+  });
+});
+
+describe('Restricted Latin lookalikes, Greek prefixes and zalgo stacks through /v1/moderate', () => {
+  let t: TestServer;
+  let client: ModerationAPI;
+  before(async () => {
+    t = await startTestServer();
+    client = sdkClient(t);
+  });
+  after(() => t.close());
+
+  const submit = (text: string, contentId: string) =>
+    client.content.submit({ content: { type: 'text', text }, contentId, policies: [{ id: 'unicode_spoofing', flag: true } as any] });
+  const label = (r: any, id: string) => r.policies.find((p: any) => p.id === 'unicode_spoofing').labels.find((l: any) => l.id === id);
+  const storedFindings = async (contentId: string) =>
+    (
+      await t.server.db.query<{ result: any }>('SELECT result::json AS result FROM content_items WHERE project_id = $1 AND external_id = $2', [t.projectId, contentId])
+    ).rows[0]!.result;
+
+  test('IPA ɑ in an ASCII word is a confusable word, cleaned, and stored with the finding', async () => {
+    const r = await submit('Verify your p\u0251ypal account', 'ipa-alpha');
+    assert.equal(r.evaluation.unicode_spoofed, true);
+    assert.equal(label(r, 'confusable_word').flagged, true);
+    assert.equal(r.content.modified, 'Verify your paypal account');
+    const stored = await storedFindings('ipa-alpha');
+    const finding = stored.unicode[0].findings[0];
+    assert.equal(finding.word, 'p\u0251ypal');
+    assert.deepEqual(finding.signals, ['confusable_word']);
+    assert.equal(finding.looksLike, 'paypal');
+  });
+
+  test('Greek letters as scientific prefixes: no flag, no change', async () => {
+    for (const [i, text] of ['The α-helix and the β-sheet', 'Prescribed a β-blocker', 'γ-rays and α particles', 'Δ9-THC levels'].entries()) {
+      const r = await submit(text, `greek-${i}`);
+      assert.equal(r.evaluation.unicode_spoofed, false, text);
+      assert.equal(r.content.modified, null, text);
+      assert.equal(r.evaluation.flagged, false, text);
+    }
+  });
+
+  test('a zalgo stack with a combining grapheme joiner normalizes to the bare letters', async () => {
+    const text = 'he\u0300\u034f\u0301\u0302llo there';
+    const r = await submit(text, 'zalgo-cgj');
+    assert.equal(label(r, 'zalgo').flagged, true);
+    assert.equal(r.content.modified, 'hello there');
+    const stored = await storedFindings('zalgo-cgj');
+    assert.equal(stored.unicode[0].findings[0].looksLike, 'hello');
+    assert.equal(stored.evaluation.unicode_spoofed, true);
   });
 });
