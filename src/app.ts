@@ -55,6 +55,13 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
     bodyLimit: config.bodyLimit,
+    // Node's default leaves a request whose body stops short of its Content-Length open for good.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(config.requestTimeoutMs, 60_000),
+      // How often Node looks for requests past their time: the answer comes at most this late.
+      connectionsCheckingInterval: Math.min(config.requestTimeoutMs / 2, 5_000),
+    },
     // Honour a caller's request id when it is sane, so logs can be joined across systems.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -18,6 +18,8 @@ export interface Config {
   allowPrivateOutbound: boolean;
   /** Largest accepted request body in bytes. */
   bodyLimit: number;
+  /** A request whose headers and body have not all arrived within this time is answered 408 and closed. */
+  requestTimeoutMs: number;
   /** Connections in the PostgreSQL pool. */
   databasePoolSize: number;
   /** Group-commit batches of /v1/moderate writes in flight at once (PostgreSQL; PGlite has one connection). */
@@ -114,6 +116,7 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapApiKey,
     allowPrivateOutbound: boolean('ALLOW_PRIVATE_OUTBOUND', false),
     bodyLimit: integer('BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', 30_000, 1_000, 600_000),
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 200),
     writeBatchSlots: integer('WRITE_BATCH_SLOTS', 3, 1, 100),
     writeBatchMinParallel: integer('WRITE_BATCH_MIN_PARALLEL', 12, 1, 500),

@@ -45,8 +45,8 @@ interface Pending<I, O> {
  * cannot repay, and small parallel batches made the store spend more per row
  * than the waiting saved. So that a slow or retrying batch cannot hold a few
  * writes back, they go out anyway after `maxParallelWaitMs`. If a batch fails,
- * its items are retried one by one so a single bad write cannot fail its
- * neighbours.
+ * it is split in halves and each half retried, down to single items, so a
+ * single bad write cannot fail its neighbours.
  */
 export class GroupCommitter<I, O> {
   private queue: Pending<I, O>[] = [];
@@ -135,14 +135,11 @@ export class GroupCommitter<I, O> {
         batch[0]!.reject(error);
         return;
       }
-      for (const pending of batch) {
-        try {
-          const [result] = await this.writeBatch(this.db, [pending.item]);
-          pending.resolve(result!);
-        } catch (itemError) {
-          pending.reject(itemError);
-        }
-      }
+      // Halves, not single items: one bad write in a batch of n costs about 2·log2(n) statements
+      // instead of n, so a client sending poison cannot cut everyone's storing throughput.
+      const middle = batch.length >>> 1;
+      await this.commit(batch.slice(0, middle));
+      await this.commit(batch.slice(middle));
     }
   }
 }

@@ -1,0 +1,59 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { countRows, startTestServer, type TestServer } from './helpers.ts';
+
+/** Opens a connection, sends `bytes`, and resolves with what the server wrote and when it closed. */
+function rawExchange(url: string, bytes: string, giveUpMs: number): Promise<{ received: string; closedAfterMs: number | null }> {
+  const { hostname, port } = new URL(url);
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    let received = '';
+    const socket = net.connect(Number(port), hostname, () => socket.write(bytes));
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ received, closedAfterMs: null });
+    }, giveUpMs);
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    socket.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ received, closedAfterMs: Date.now() - started });
+    });
+  });
+}
+
+describe('hardening findings of the operator probe', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ REQUEST_TIMEOUT_MS: '1000' });
+  });
+  after(() => t.close());
+
+  test('a timestamp the store cannot hold as bigint is refused by the schema, and stores nothing', async () => {
+    const before = await countRows(t, 'content_items');
+    for (const timestamp of [1.5, 1e-300, -1, 1e20]) {
+      const answer = await t.request('POST', '/v1/moderate', { body: { content: { type: 'text', text: 'hi' }, timestamp } });
+      assert.equal(answer.status, 400, `timestamp ${timestamp}: ${JSON.stringify(answer.body)}`);
+      assert.equal(answer.body.code, 'BAD_REQUEST');
+      assert.ok(Array.isArray(answer.body.issues) && answer.body.issues.some((i: { path?: string }) => i.path === '/timestamp'));
+    }
+    assert.equal(await countRows(t, 'content_items'), before);
+    const valid = await t.request('POST', '/v1/moderate', { body: { content: { type: 'text', text: 'hi' }, timestamp: 1_700_000_000_000 } });
+    assert.equal(valid.status, 200, JSON.stringify(valid.body));
+  });
+
+  test('a body that stops short of its Content-Length is answered 408 and closed', async () => {
+    const request =
+      `POST /v1/moderate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.apiKey}\r\n` +
+      'Content-Type: application/json\r\nContent-Length: 200\r\n\r\n{"content":';
+    const { received, closedAfterMs } = await rawExchange(t.url, request, 15_000);
+    assert.notEqual(closedAfterMs, null, 'the connection stayed open');
+    assert.ok(closedAfterMs! < 10_000, `closed after ${closedAfterMs} ms`);
+    assert.match(received, /^HTTP\/1\.1 408/);
+    assert.match(received, /"code":"REQUEST_TIMEOUT"/);
+  });
+});
