@@ -56,4 +56,29 @@ describe('hardening findings of the operator probe', () => {
     assert.match(received, /^HTTP\/1\.1 408/);
     assert.match(received, /"code":"REQUEST_TIMEOUT"/);
   });
+  test('unknown settings in a per-request policy entry are refused, for every kind of policy', async () => {
+    for (const entry of [
+      { id: 'toxicity', surprise: 1 },
+      { id: 'pii', entities: {}, surprise: true },
+      { id: 'url', maskAll: true },
+    ]) {
+      const answer = await t.request('POST', '/v1/moderate', { body: { content: { type: 'text', text: 'hello' }, policies: [entry] } });
+      assert.equal(answer.status, 400, `${JSON.stringify(entry)}: ${JSON.stringify(answer.body)}`);
+      const unknown = Object.keys(entry).find((k) => !['id', 'entities'].includes(k));
+      assert.ok(answer.body.issues.some((i: { path?: string }) => i.path === `/policies/0/${unknown}`), JSON.stringify(answer.body));
+    }
+    const fine = await t.request('POST', '/v1/moderate', { body: { content: { type: 'text', text: 'hello' }, policies: [{ id: 'toxicity', flag: true, threshold: 0.4 }] } });
+    assert.equal(fine.status, 200, JSON.stringify(fine.body));
+  });
+
+  test('a webhook URL holding CR, LF, a tab or a control character is refused and nothing is stored', async () => {
+    const before = await t.request('GET', '/v1/webhooks');
+    for (const url of ['https://example.com/hook\r\nX-Injected: 1', 'https://example.com/a\nb', 'https://exa\tmple.com/', 'https://example.com/\u0001']) {
+      const answer = await t.request('POST', '/v1/webhooks', { body: { name: 'hook', url } });
+      assert.equal(answer.status, 400, `${JSON.stringify(url)}: ${JSON.stringify(answer.body)}`);
+      assert.equal(answer.body.issues[0].path, '/url');
+    }
+    const afterwards = await t.request('GET', '/v1/webhooks');
+    assert.deepEqual(afterwards.body, before.body);
+  });
 });
