@@ -81,4 +81,32 @@ describe('hardening findings of the operator probe', () => {
     const afterwards = await t.request('GET', '/v1/webhooks');
     assert.deepEqual(afterwards.body, before.body);
   });
+  test('re-submitting one contentId counts the item once, and again only when its verdict changes', async () => {
+    const metrics = async (author: string) => (await t.request('GET', `/v1/authors/${author}`)).body.metrics;
+    const submit = (text: string, author = 'retrier') =>
+      t.request('POST', '/v1/moderate', { body: { content: { type: 'text', text }, contentId: 'retried-item', authorId: author } });
+    // Sequential retries, then a burst of concurrent ones sharing group-commit batches.
+    for (let i = 0; i < 10; i++) assert.equal((await submit('Have a lovely day')).status, 200);
+    const burst = await Promise.all(Array.from({ length: 40 }, () => submit('Have a lovely day')));
+    assert.ok(burst.every((answer) => answer.status === 200));
+    let m = await metrics('retrier');
+    assert.equal(m.total_content, 1);
+    assert.equal(m.flagged_content, 0);
+
+    const rude = 'What the fuck is wrong with you, you worthless idiot';
+    const flaggedAnswer = await submit(rude);
+    assert.equal(flaggedAnswer.body.evaluation.flagged, true);
+    await Promise.all(Array.from({ length: 20 }, () => submit(rude)));
+    m = await metrics('retrier');
+    assert.deepEqual([m.total_content, m.flagged_content], [1, 1]);
+
+    await submit('Have a lovely day');
+    m = await metrics('retrier');
+    assert.deepEqual([m.total_content, m.flagged_content], [1, 0]);
+
+    // The same item sent under another author is that author's first sighting of it.
+    await submit('Have a lovely day', 'someone-else');
+    assert.equal((await metrics('someone-else')).total_content, 1);
+    assert.equal(await countRows(t, 'content_items') > 0, true);
+  });
 });
