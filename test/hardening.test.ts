@@ -1,6 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { authenticate, cachedPrincipal } from '../src/services/api-keys.ts';
 import { countRows, startTestServer, type TestServer } from './helpers.ts';
 
 /** Opens a connection, sends `bytes`, and resolves with what the server wrote and when it closed. */
@@ -108,5 +110,18 @@ describe('hardening findings of the operator probe', () => {
     await submit('Have a lovely day', 'someone-else');
     assert.equal((await metrics('someone-else')).total_content, 1);
     assert.equal(await countRows(t, 'content_items') > 0, true);
+  });
+  test('a flood of made-up keys does not push a real key out of the cache', async (context) => {
+    // The clock stands still, so that the real key's entry cannot simply expire while the flood runs.
+    context.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+    assert.ok(await authenticate(t.server.db, t.apiKey));
+    const flood = Array.from({ length: 12_000 }, () => `om_${randomBytes(24).toString('base64url')}`);
+    for (let i = 0; i < flood.length; i += 500) {
+      const answers = await Promise.all(flood.slice(i, i + 500).map((key) => authenticate(t.server.db, key)));
+      assert.ok(answers.every((principal) => principal === null));
+    }
+    const cached = cachedPrincipal(t.apiKey);
+    assert.ok(cached, 'the real key must still answer from the cache');
+    assert.equal(cached.projectId, t.projectId);
   });
 });
