@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
 
 /**
  * One narrow database interface over both stores. Services write plain
@@ -52,7 +53,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 
 async function openPglite(dataDir: string | null): Promise<Database> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir } });
+  worker.once('exit', unlock);
   const pending = new Map<number, { resolve(r: QueryResult<unknown>): void; reject(e: unknown): void }>();
   let nextId = 1;
   let failure: Error | null = null;
