@@ -22,6 +22,8 @@ import { queueRoutes } from './routes/queues.ts';
 import { actionRoutes } from './routes/actions.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { wordlistRoutes } from './routes/wordlists.ts';
+import { metricsRoutes } from './routes/metrics.ts';
+import { Metrics } from './observability/metrics.ts';
 import { checkStorableStrings, mayHoldUnstorable } from './lib/storable-strings.ts';
 import { jsonNestedDeeperThan, MAX_JSON_DEPTH } from './lib/json-depth.ts';
 import { loadModels as loadClassifierModels } from './core/classifiers/index.ts';
@@ -42,6 +44,7 @@ export interface AppDeps {
   submissions: GroupCommitter<SubmissionWrite, SubmissionWritten>;
   /** Delivers outbox events; `poke()` after a commit that enqueued some. */
   outbox: OutboxDispatcher;
+  metrics: Metrics;
 }
 
 export type App = FastifyInstance & { withTypeProvider(): FastifyInstance };
@@ -85,11 +88,15 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const deps = { config, db, submissions: submissionCommitter(db, config) } as AppDeps;
+  const metrics = new Metrics();
+  const deps = { config, db, metrics, submissions: submissionCommitter(db, config, metrics.groupCommit) } as AppDeps;
   deps.outbox = new OutboxDispatcher(db, outboxHandlers(deps), {
     pollMs: config.outbox.pollMs,
     leaseMs: config.outbox.leaseMs,
-    onError: (error, event) => app.log.warn({ err: error, outboxId: event?.id, topic: event?.topic }, 'outbox delivery failed'),
+    onError: (error, event) => {
+      metrics.deliveryFailures.inc({ topic: event?.topic ?? 'poll' });
+      app.log.warn({ err: error, outboxId: event?.id, topic: event?.topic }, 'outbox delivery failed');
+    },
   });
   app.decorate('deps', deps);
   app.decorateRequest('principal', null as unknown as Principal);
@@ -121,6 +128,13 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       done(null, parsed);
     });
   });
+  // Route patterns, never raw URLs, as labels: an id in a path must not make a new series.
+  app.addHook('onResponse', (request, reply, done) => {
+    const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) };
+    metrics.httpRequests.inc(labels);
+    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+    done();
+  });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => {
     sendError(reply, new ApiError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`));
@@ -141,6 +155,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   });
 
   await app.register(healthRoutes);
+  await app.register(metricsRoutes);
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', requireApiKey);

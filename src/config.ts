@@ -18,6 +18,8 @@ export interface Config {
   allowPrivateOutbound: boolean;
   /** Largest accepted request body in bytes. */
   bodyLimit: number;
+  /** Bearer token that opens GET /metrics to any client; null: loopback clients only. */
+  metricsToken: string | null;
   /** A request whose headers and body have not all arrived within this time is answered 408 and closed. */
   requestTimeoutMs: number;
   /** Connections in the PostgreSQL pool. */
@@ -91,6 +93,9 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`BOOTSTRAP_API_KEY must be at least ${MIN_API_KEY_LENGTH} characters without spaces`);
   }
 
+  const metricsToken = read('METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && (metricsToken.length < 16 || /\s/.test(metricsToken))) problems.push('METRICS_TOKEN must be at least 16 characters without spaces');
+
   const publicUrl = read('PUBLIC_URL') ?? null;
   if (publicUrl !== null && !/^https?:\/\/[^\s]+$/.test(publicUrl)) problems.push('PUBLIC_URL must be an http(s) URL');
 
@@ -116,6 +121,7 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapApiKey,
     allowPrivateOutbound: boolean('ALLOW_PRIVATE_OUTBOUND', false),
     bodyLimit: integer('BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    metricsToken,
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', 30_000, 1_000, 600_000),
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 200),
     writeBatchSlots: integer('WRITE_BATCH_SLOTS', 3, 1, 100),

@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { GroupCommitter } from '../db/group-commit.ts';
+import { GroupCommitter, type GroupCommitObserver } from '../db/group-commit.ts';
 import { createHash } from 'node:crypto';
 import { recordAuthorsSeen, recordRepeatedSightings, type AuthorSummary, type RepeatedSighting, type SubmissionFacts } from './authors.ts';
 import { storeContent, type StoredSubmission } from './content.ts';
@@ -95,8 +95,13 @@ async function findRepeats(tx: Queryable, writes: readonly SubmissionWrite[], wi
 const advisoryKey = (key: string): string => createHash('sha256').update(key).digest().readBigInt64BE(0).toString();
 
 /** /v1/moderate's group commit over writeSubmissions. */
-export function submissionCommitter(db: Database, config: Pick<Config, 'writeBatchSlots' | 'writeBatchMinParallel'>): GroupCommitter<SubmissionWrite, SubmissionWritten> {
+export function submissionCommitter(
+  db: Database,
+  config: Pick<Config, 'writeBatchSlots' | 'writeBatchMinParallel'>,
+  observer?: GroupCommitObserver,
+): GroupCommitter<SubmissionWrite, SubmissionWritten> {
   return new GroupCommitter(db, writeSubmissions, {
+    observer,
     slots: Math.min(config.writeBatchSlots, db.parallelism),
     minParallelBatch: config.writeBatchMinParallel,
     // The embedded store has one connection: single statements queue up in it and run back to back,
