@@ -10,7 +10,7 @@ import type { GroupCommitter } from './db/group-commit.ts';
 import { OutboxDispatcher } from './outbox/outbox.ts';
 import { submissionCommitter, type SubmissionWrite, type SubmissionWritten } from './services/submissions.ts';
 import { outboxHandlers } from './outbox/handlers.ts';
-import { ApiError, ERROR_STATUS, type ErrorCode, type ErrorIssue } from './errors.ts';
+import { ApiError, ERROR_STATUS, tooManyRequests, type ErrorCode, type ErrorIssue } from './errors.ts';
 import { ErrorBodySchema } from './schemas/common.ts';
 import { authenticate, cachedPrincipal, type Principal } from './services/api-keys.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -24,6 +24,8 @@ import { webhookRoutes } from './routes/webhooks.ts';
 import { wordlistRoutes } from './routes/wordlists.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { Metrics } from './observability/metrics.ts';
+import { Redis } from 'ioredis';
+import { fixedWindow, perCalendarMonth, RateLimiter, redisCounters, storeCounters } from './services/rate-limits.ts';
 import { checkStorableStrings, mayHoldUnstorable } from './lib/storable-strings.ts';
 import { jsonNestedDeeperThan, MAX_JSON_DEPTH } from './lib/json-depth.ts';
 import { loadModels as loadClassifierModels } from './core/classifiers/index.ts';
@@ -45,6 +47,7 @@ export interface AppDeps {
   /** Delivers outbox events; `poke()` after a commit that enqueued some. */
   outbox: OutboxDispatcher;
   metrics: Metrics;
+  rateLimiter: RateLimiter;
 }
 
 export type App = FastifyInstance & { withTypeProvider(): FastifyInstance };
@@ -98,6 +101,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       app.log.warn({ err: error, outboxId: event?.id, topic: event?.topic }, 'outbox delivery failed');
     },
   });
+  deps.rateLimiter = createRateLimiter(config, db, (error) => app.log.warn({ err: error }, 'rate-limit counters unreachable: limiting on this node\'s own counts'));
   app.decorate('deps', deps);
   app.decorateRequest('principal', null as unknown as Principal);
   app.addSchema(ErrorBodySchema);
@@ -172,10 +176,12 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   );
   app.addHook('onReady', async () => {
     deps.outbox.start();
+    deps.rateLimiter.start();
   });
   app.addHook('onClose', async () => {
     await deps.submissions.drained();
     await deps.outbox.stop();
+    await deps.rateLimiter.stop();
   });
   return app;
 }
@@ -216,20 +222,56 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** A callback hook that answers at once from the key cache, and asks the store only on a miss. */
-function requireApiKey(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+function requireApiKey(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? BEARER.exec(header) : null;
   if (!match) return done(new ApiError('UNAUTHORIZED', 'Missing API key: send the header "Authorization: Bearer <API key>"'));
   const cached = cachedPrincipal(match[1]!);
   // No closure on the cached path: under tsx every named closure costs a defineProperty per request.
-  if (cached !== undefined) return admit(request, cached, done);
-  authenticate(request.server.deps.db, match[1]!).then((principal) => admit(request, principal, done), done);
+  if (cached !== undefined) return admit(request, reply, cached, done);
+  authenticate(request.server.deps.db, match[1]!).then((principal) => admit(request, reply, principal, done), done);
 }
 
-function admit(request: FastifyRequest, principal: Principal | null, done: (error?: Error) => void): void {
+function admit(request: FastifyRequest, reply: FastifyReply, principal: Principal | null, done: (error?: Error) => void): void {
   if (!principal) return done(new ApiError('UNAUTHORIZED', 'Invalid or revoked API key'));
   request.principal = principal;
+  const { rateLimiter, metrics } = request.server.deps;
+  if (rateLimiter.enabled) {
+    const decision = rateLimiter.check(principal.keyId, principal.projectId, request.routeOptions.url === MODERATE_ROUTE);
+    if (!decision.allowed) {
+      metrics.rateLimited.inc({ scope: decision.scope });
+      return done(tooManyRequests(decision.scope === 'quota' ? 'Monthly quota' : 'Rate limit', decision.retryAfterMs, decision.resetAt, decision.limit));
+    }
+    if (decision.limit > 0) {
+      reply.header('x-ratelimit-limit', decision.limit);
+      reply.header('x-ratelimit-remaining', decision.remaining);
+      reply.header('x-ratelimit-reset', Math.ceil(decision.resetAt / 1000));
+    }
+  }
   done();
+}
+
+const MODERATE_ROUTE = '/v1/moderate';
+
+function createRateLimiter(config: Config, db: Database, onSyncError: (error: unknown) => void): RateLimiter {
+  const { perKey, perProject, windowMs, quotaPerProjectPerMonth, syncMs } = config.rateLimits;
+  let shared = storeCounters(db);
+  if (config.redisUrl) {
+    // Commands fail at once while Redis is down (no offline queue): the limiter then counts locally.
+    const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    redis.on('error', () => {});
+    shared = redisCounters(redis);
+  }
+  return new RateLimiter({
+    rules: {
+      key: perKey > 0 ? fixedWindow('key', perKey, windowMs) : null,
+      project: perProject > 0 ? fixedWindow('project', perProject, windowMs) : null,
+      quota: quotaPerProjectPerMonth > 0 ? perCalendarMonth('quota', quotaPerProjectPerMonth) : null,
+    },
+    shared,
+    syncMs,
+    onSyncError,
+  });
 }
 
 function sendError(reply: FastifyReply, error: ApiError): void {
