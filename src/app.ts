@@ -24,6 +24,7 @@ import { webhookRoutes } from './routes/webhooks.ts';
 import { wordlistRoutes } from './routes/wordlists.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { Metrics } from './observability/metrics.ts';
+import { TextWorkerPool } from './pipeline/text-workers.ts';
 import { Redis } from 'ioredis';
 import { fixedWindow, perCalendarMonth, RateLimiter, redisCounters, storeCounters } from './services/rate-limits.ts';
 import { checkStorableStrings, mayHoldUnstorable } from './lib/storable-strings.ts';
@@ -48,6 +49,8 @@ export interface AppDeps {
   outbox: OutboxDispatcher;
   metrics: Metrics;
   rateLimiter: RateLimiter;
+  /** Long texts' analysis off the event loop; null with TEXT_WORKERS=0. */
+  textWorkers: { pool: TextWorkerPool; minChars: number } | null;
 }
 
 export type App = FastifyInstance & { withTypeProvider(): FastifyInstance };
@@ -102,6 +105,10 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     },
   });
   deps.rateLimiter = createRateLimiter(config, db, (error) => app.log.warn({ err: error }, 'rate-limit counters unreachable: limiting on this node\'s own counts'));
+  deps.textWorkers =
+    config.textWorkers.size > 0
+      ? { pool: new TextWorkerPool({ size: config.textWorkers.size, maxQueue: config.textWorkers.maxQueue }), minChars: config.textWorkers.minChars }
+      : null;
   app.decorate('deps', deps);
   app.decorateRequest('principal', null as unknown as Principal);
   app.addSchema(ErrorBodySchema);
@@ -182,6 +189,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     await deps.submissions.drained();
     await deps.outbox.stop();
     await deps.rateLimiter.stop();
+    await deps.textWorkers?.pool.close();
   });
   return app;
 }

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -32,6 +33,8 @@ export interface Config {
   };
   /** redis:// URL of the shared rate-limit counters; null: a table of the store. */
   redisUrl: string | null;
+  /** Worker threads for long texts (0: every text on the event loop), and from how many characters a text goes there. */
+  textWorkers: { size: number; minChars: number; maxQueue: number };
   /** Bearer token that opens GET /metrics to any client; null: loopback clients only. */
   metricsToken: string | null;
   /** A request whose headers and body have not all arrived within this time is answered 408 and closed. */
@@ -139,6 +142,11 @@ export function loadConfig(env: Env = process.env): Config {
     allowPrivateOutbound: boolean('ALLOW_PRIVATE_OUTBOUND', false),
     bodyLimit: integer('BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     metricsToken,
+    textWorkers: {
+      size: integer('TEXT_WORKERS', Math.max(1, Math.min(4, os.availableParallelism() - 1)), 0, 64),
+      minChars: integer('TEXT_WORKER_MIN_CHARS', 8_000, 1, 1_000_000),
+      maxQueue: integer('TEXT_WORKER_QUEUE', 256, 1, 100_000),
+    },
     rateLimits: {
       perKey: integer('RATE_LIMIT_PER_KEY', 60_000, 0, 100_000_000),
       perProject: integer('RATE_LIMIT_PER_PROJECT', 0, 0, 100_000_000),

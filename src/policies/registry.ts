@@ -115,6 +115,9 @@ export function bindPolicy(settings: PolicySettings, environment: () => PolicyEn
   return byId.get(settings.id)!.policy;
 }
 
+/** Built-in policies: pure and synchronous, bound to nothing of the request, so they can run in a worker thread. */
+export const isPortablePolicy = (settings: PolicySettings): boolean => byId.has(settings.id);
+
 export const policyIds = (): string[] => [...byId.keys()];
 
 export function defaultChannelPolicies(): PolicySettings[] {

@@ -26,6 +26,11 @@ export async function metricsRoutes(app: FastifyInstance): Promise<void> {
   metrics.gauge('om_group_commit_queued_writes', 'Writes of POST /v1/moderate waiting for a group-commit batch', [], (set) => {
     set({}, app.deps.submissions.queued());
   });
+  metrics.gauge('om_text_worker_jobs', 'Long texts in the text worker pool, running or waiting', ['state'], (set) => {
+    const pool = app.deps.textWorkers?.pool;
+    set({ state: 'running' }, pool?.busy() ?? 0);
+    set({ state: 'waiting' }, pool?.queued() ?? 0);
+  });
   let outbox: Promise<{ pending: number; lagMs: number }> | null = null;
   const readOutbox = () => (outbox ??= outboxBacklog(db).finally(() => setImmediate(() => (outbox = null))));
   metrics.gauge('om_outbox_pending_events', 'Outbox events due and not yet delivered', [], async (set) => set({}, (await readOutbox()).pending));
