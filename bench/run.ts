@@ -98,7 +98,8 @@ async function compared(measureEcho: () => Promise<Row>, run: () => Promise<Row>
 }
 
 async function benchService(label: string, env: Record<string, string>, key: string, rows: Row[], measureEcho: () => Promise<Row>) {
-  const service = await start('src/main.ts', { ...env, PORT: '0', LOG_LEVEL: 'warn', BOOTSTRAP_API_KEY: key });
+  // The benchmark measures throughput, not the default rate limit of one key.
+  const service = await start('src/main.ts', { RATE_LIMIT_PER_KEY: '0', ...env, PORT: '0', LOG_LEVEL: 'warn', BOOTSTRAP_API_KEY: key });
   try {
     const url = `${service.url}/v1/moderate`;
     const auth = { authorization: `Bearer ${key}` };
@@ -121,6 +122,21 @@ async function benchService(label: string, env: Record<string, string>, key: str
       await autocannon({ url, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json', ...auth }, ...bodyOptions(body, WARM_UP_BASE) });
       await compared(measureEcho, () => load(name, url, body, auth), rows);
     }
+    // Issue #32's poison pill: the storing run with a new contentId each request, again, while two more clients send
+    // a body the store could not hold (a fractional timestamp, once a 500 that failed its whole batch).
+    const storing = (i: number) => JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-p${i}` });
+    const poisonBody = JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-poison`, timestamp: 1.5 });
+    await compared(
+      measureEcho,
+      async () => {
+        const poison = autocannon({ url, method: 'POST', connections: 2, duration: DURATION, headers: { 'content-type': 'application/json', ...auth }, body: poisonBody });
+        const row = await load(`${label}: storing beside 2 poison clients`, url, storing, auth);
+        const refused = await poison;
+        row.name += ` (${refused['4xx']} poison 4xx, ${refused['5xx']} 5xx)`;
+        return row;
+      },
+      rows,
+    );
   } finally {
     service.child.kill('SIGTERM');
     await new Promise((r) => service.child.once('exit', r));

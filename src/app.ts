@@ -10,7 +10,7 @@ import type { GroupCommitter } from './db/group-commit.ts';
 import { OutboxDispatcher } from './outbox/outbox.ts';
 import { submissionCommitter, type SubmissionWrite, type SubmissionWritten } from './services/submissions.ts';
 import { outboxHandlers } from './outbox/handlers.ts';
-import { ApiError, ERROR_STATUS, type ErrorCode, type ErrorIssue } from './errors.ts';
+import { ApiError, ERROR_STATUS, tooManyRequests, type ErrorCode, type ErrorIssue } from './errors.ts';
 import { ErrorBodySchema } from './schemas/common.ts';
 import { authenticate, cachedPrincipal, type Principal } from './services/api-keys.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -23,6 +23,11 @@ import { actionRoutes } from './routes/actions.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { wordlistRoutes } from './routes/wordlists.ts';
 import { accountRoutes } from './routes/account.ts';
+import { metricsRoutes } from './routes/metrics.ts';
+import { Metrics } from './observability/metrics.ts';
+import { TextWorkerPool } from './pipeline/text-workers.ts';
+import { Redis } from 'ioredis';
+import { fixedWindow, perCalendarMonth, RateLimiter, redisCounters, storeCounters } from './services/rate-limits.ts';
 import { checkStorableStrings, mayHoldUnstorable } from './lib/storable-strings.ts';
 import { jsonNestedDeeperThan, MAX_JSON_DEPTH } from './lib/json-depth.ts';
 import { loadModels as loadClassifierModels } from './core/classifiers/index.ts';
@@ -43,6 +48,10 @@ export interface AppDeps {
   submissions: GroupCommitter<SubmissionWrite, SubmissionWritten>;
   /** Delivers outbox events; `poke()` after a commit that enqueued some. */
   outbox: OutboxDispatcher;
+  metrics: Metrics;
+  rateLimiter: RateLimiter;
+  /** Long texts' analysis off the event loop; null with TEXT_WORKERS=0. */
+  textWorkers: { pool: TextWorkerPool; minChars: number } | null;
 }
 
 export type App = FastifyInstance & { withTypeProvider(): FastifyInstance };
@@ -56,6 +65,13 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
     bodyLimit: config.bodyLimit,
+    // Node's default leaves a request whose body stops short of its Content-Length open for good.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(config.requestTimeoutMs, 60_000),
+      // How often Node looks for requests past their time: the answer comes at most this late.
+      connectionsCheckingInterval: Math.min(config.requestTimeoutMs / 2, 5_000),
+    },
     // Honour a caller's request id when it is sane, so logs can be joined across systems.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -79,12 +95,21 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const deps = { config, db, submissions: submissionCommitter(db, config) } as AppDeps;
+  const metrics = new Metrics();
+  const deps = { config, db, metrics, submissions: submissionCommitter(db, config, metrics.groupCommit) } as AppDeps;
   deps.outbox = new OutboxDispatcher(db, outboxHandlers(deps), {
     pollMs: config.outbox.pollMs,
     leaseMs: config.outbox.leaseMs,
-    onError: (error, event) => app.log.warn({ err: error, outboxId: event?.id, topic: event?.topic }, 'outbox delivery failed'),
+    onError: (error, event) => {
+      metrics.deliveryFailures.inc({ topic: event?.topic ?? 'poll' });
+      app.log.warn({ err: error, outboxId: event?.id, topic: event?.topic }, 'outbox delivery failed');
+    },
   });
+  deps.rateLimiter = createRateLimiter(config, db, (error) => app.log.warn({ err: error }, 'rate-limit counters unreachable: limiting on this node\'s own counts'));
+  deps.textWorkers =
+    config.textWorkers.size > 0
+      ? { pool: new TextWorkerPool({ size: config.textWorkers.size, maxQueue: config.textWorkers.maxQueue }), minChars: config.textWorkers.minChars }
+      : null;
   app.decorate('deps', deps);
   app.decorateRequest('principal', null as unknown as Principal);
   app.addSchema(ErrorBodySchema);
@@ -115,6 +140,13 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       done(null, parsed);
     });
   });
+  // Route patterns, never raw URLs, as labels: an id in a path must not make a new series.
+  app.addHook('onResponse', (request, reply, done) => {
+    const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) };
+    metrics.httpRequests.inc(labels);
+    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+    done();
+  });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => {
     sendError(reply, new ApiError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`));
@@ -135,6 +167,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   });
 
   await app.register(healthRoutes);
+  await app.register(metricsRoutes);
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', requireApiKey);
@@ -152,10 +185,13 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   );
   app.addHook('onReady', async () => {
     deps.outbox.start();
+    deps.rateLimiter.start();
   });
   app.addHook('onClose', async () => {
     await deps.submissions.drained();
     await deps.outbox.stop();
+    await deps.rateLimiter.stop();
+    await deps.textWorkers?.pool.close();
   });
   return app;
 }
@@ -198,20 +234,56 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** A callback hook that answers at once from the key cache, and asks the store only on a miss. */
-function requireApiKey(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+function requireApiKey(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? BEARER.exec(header) : null;
   if (!match) return done(new ApiError('UNAUTHORIZED', 'Missing API key: send the header "Authorization: Bearer <API key>"'));
   const cached = cachedPrincipal(match[1]!);
   // No closure on the cached path: under tsx every named closure costs a defineProperty per request.
-  if (cached !== undefined) return admit(request, cached, done);
-  authenticate(request.server.deps.db, match[1]!).then((principal) => admit(request, principal, done), done);
+  if (cached !== undefined) return admit(request, reply, cached, done);
+  authenticate(request.server.deps.db, match[1]!).then((principal) => admit(request, reply, principal, done), done);
 }
 
-function admit(request: FastifyRequest, principal: Principal | null, done: (error?: Error) => void): void {
+function admit(request: FastifyRequest, reply: FastifyReply, principal: Principal | null, done: (error?: Error) => void): void {
   if (!principal) return done(new ApiError('UNAUTHORIZED', 'Invalid or revoked API key'));
   request.principal = principal;
+  const { rateLimiter, metrics } = request.server.deps;
+  if (rateLimiter.enabled) {
+    const decision = rateLimiter.check(principal.keyId, principal.projectId, request.routeOptions.url === MODERATE_ROUTE);
+    if (!decision.allowed) {
+      metrics.rateLimited.inc({ scope: decision.scope });
+      return done(tooManyRequests(decision.scope === 'quota' ? 'Monthly quota' : 'Rate limit', decision.retryAfterMs, decision.resetAt, decision.limit));
+    }
+    if (decision.limit > 0) {
+      reply.header('x-ratelimit-limit', decision.limit);
+      reply.header('x-ratelimit-remaining', decision.remaining);
+      reply.header('x-ratelimit-reset', Math.ceil(decision.resetAt / 1000));
+    }
+  }
   done();
+}
+
+const MODERATE_ROUTE = '/v1/moderate';
+
+function createRateLimiter(config: Config, db: Database, onSyncError: (error: unknown) => void): RateLimiter {
+  const { perKey, perProject, windowMs, quotaPerProjectPerMonth, syncMs } = config.rateLimits;
+  let shared = storeCounters(db);
+  if (config.redisUrl) {
+    // Commands fail at once while Redis is down (no offline queue): the limiter then counts locally.
+    const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    redis.on('error', () => {});
+    shared = redisCounters(redis);
+  }
+  return new RateLimiter({
+    rules: {
+      key: perKey > 0 ? fixedWindow('key', perKey, windowMs) : null,
+      project: perProject > 0 ? fixedWindow('project', perProject, windowMs) : null,
+      quota: quotaPerProjectPerMonth > 0 ? perCalendarMonth('quota', quotaPerProjectPerMonth) : null,
+    },
+    shared,
+    syncMs,
+    onSyncError,
+  });
 }
 
 function sendError(reply: FastifyReply, error: ApiError): void {

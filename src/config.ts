@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -18,6 +19,26 @@ export interface Config {
   allowPrivateOutbound: boolean;
   /** Largest accepted request body in bytes. */
   bodyLimit: number;
+  rateLimits: {
+    /** Requests per window per API key; 0: unlimited. */
+    perKey: number;
+    /** Requests per window per project, all its keys together; 0: unlimited. */
+    perProject: number;
+    /** The fixed window both limits count in. */
+    windowMs: number;
+    /** POST /v1/moderate requests per project per calendar month (UTC); 0: unlimited. */
+    quotaPerProjectPerMonth: number;
+    /** How often a node adds its counts to the shared counter and reads the cluster's totals. */
+    syncMs: number;
+  };
+  /** redis:// URL of the shared rate-limit counters; null: a table of the store. */
+  redisUrl: string | null;
+  /** Worker threads for long texts (0: every text on the event loop), and from how many characters a text goes there. */
+  textWorkers: { size: number; minChars: number; maxQueue: number };
+  /** Bearer token that opens GET /metrics to any client; null: loopback clients only. */
+  metricsToken: string | null;
+  /** A request whose headers and body have not all arrived within this time is answered 408 and closed. */
+  requestTimeoutMs: number;
   /** Connections in the PostgreSQL pool. */
   databasePoolSize: number;
   /** Group-commit batches of /v1/moderate writes in flight at once (PostgreSQL; PGlite has one connection). */
@@ -89,6 +110,12 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`BOOTSTRAP_API_KEY must be at least ${MIN_API_KEY_LENGTH} characters without spaces`);
   }
 
+  const redisUrl = read('REDIS_URL') ?? null;
+  if (redisUrl !== null && !/^rediss?:\/\/\S+$/.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+
+  const metricsToken = read('METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && (metricsToken.length < 16 || /\s/.test(metricsToken))) problems.push('METRICS_TOKEN must be at least 16 characters without spaces');
+
   const publicUrl = read('PUBLIC_URL') ?? null;
   if (publicUrl !== null && !/^https?:\/\/[^\s]+$/.test(publicUrl)) problems.push('PUBLIC_URL must be an http(s) URL');
 
@@ -114,6 +141,21 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapApiKey,
     allowPrivateOutbound: boolean('ALLOW_PRIVATE_OUTBOUND', false),
     bodyLimit: integer('BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    metricsToken,
+    textWorkers: {
+      size: integer('TEXT_WORKERS', Math.max(1, Math.min(4, os.availableParallelism() - 1)), 0, 64),
+      minChars: integer('TEXT_WORKER_MIN_CHARS', 8_000, 1, 1_000_000),
+      maxQueue: integer('TEXT_WORKER_QUEUE', 256, 1, 100_000),
+    },
+    rateLimits: {
+      perKey: integer('RATE_LIMIT_PER_KEY', 60_000, 0, 100_000_000),
+      perProject: integer('RATE_LIMIT_PER_PROJECT', 0, 0, 100_000_000),
+      windowMs: integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400) * 1000,
+      quotaPerProjectPerMonth: integer('QUOTA_PER_PROJECT_PER_MONTH', 0, 0, 1_000_000_000_000),
+      syncMs: integer('RATE_LIMIT_SYNC_MS', 250, 10, 60_000),
+    },
+    redisUrl,
+    requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', 30_000, 1_000, 600_000),
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 200),
     writeBatchSlots: integer('WRITE_BATCH_SLOTS', 3, 1, 100),
     writeBatchMinParallel: integer('WRITE_BATCH_MIN_PARALLEL', 12, 1, 500),

@@ -29,6 +29,8 @@ export interface ErrorBody {
   code: ErrorCode;
   message: string;
   issues: ErrorIssue[];
+  /** Rate limits only: the hosted API's own 429 body field, for clients written against it. */
+  error?: string;
 }
 
 export class ApiError extends Error {
@@ -47,8 +49,22 @@ export class ApiError extends Error {
   }
 
   toBody(): ErrorBody {
-    return { code: this.code, message: this.message, issues: this.issues };
+    return this.code === 'TOO_MANY_REQUESTS'
+      ? { code: this.code, message: this.message, issues: this.issues, error: this.message }
+      : { code: this.code, message: this.message, issues: this.issues };
   }
+}
+
+/** 429 with the hosted API's wording and both retry headers the SDK reads. */
+export function tooManyRequests(what: string, retryAfterMs: number, resetAt: number, limit: number): ApiError {
+  const seconds = Math.ceil(retryAfterMs / 1000);
+  return new ApiError('TOO_MANY_REQUESTS', `${what} exceeded. Try again in ${seconds} seconds.`, [], {
+    'retry-after': String(seconds),
+    'retry-after-ms': String(retryAfterMs),
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
+  });
 }
 
 export const badRequest = (message: string, issues: ErrorIssue[] = []) => new ApiError('BAD_REQUEST', message, issues);

@@ -140,3 +140,64 @@ describe('fuzzing every route from the OpenAPI document', () => {
     assert.ok(succeeded >= 50, `only ${succeeded} of 600 requests succeeded: ${JSON.stringify([...statuses])}`);
   });
 });
+
+/** Every leaf of a schema-shaped value replaced, one at a time, by each hostile value: deterministic, every route. */
+function* bent(value: unknown, hostile: readonly unknown[], path: string[] = []): Generator<{ path: string; body: unknown }> {
+  if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      for (const variant of bent(child, hostile, [...path, key])) {
+        const copy: any = Array.isArray(value) ? [...value] : { ...value };
+        copy[key] = variant.body;
+        yield { path: variant.path, body: copy };
+      }
+    }
+    return;
+  }
+  for (const replacement of hostile) yield { path: `/${path.join('/')}`, body: replacement };
+}
+
+const HOSTILE_LEAVES = [1.5, 1e-300, -1, 2 ** 63, 1e300, '\u0000', 'a\u0000b', '\ud800', 'x'.repeat(5_000), [], {}, true, null];
+const deeplyNested = (levels: number) => JSON.parse(`${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`);
+
+describe('hostile values in every field of every route', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  test('fractions, tiny and huge numbers, U+0000, lone surrogates, deep nesting and wrong types never give a 5xx', async () => {
+    const spec = (await t.request('GET', '/v1/openapi.json')).body as { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } };
+    const generate = new Generator(7, spec.components?.schemas ?? {});
+    let sent = 0;
+    for (const [path, methods] of Object.entries(spec.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const targets = [path.replace(/\{\w+\}/g, 'x'), path.replace(/\{\w+\}/g, encodeURIComponent('a\u0000b')), path.replace(/\{\w+\}/g, '%ED%A0%80'), path.replace(/\{\w+\}/g, 'y'.repeat(2_001))];
+        const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
+        const bodies: unknown[] = [undefined];
+        if (bodySchema) {
+          // A schema-shaped body with every optional field present, bent one leaf at a time.
+          let shaped: unknown = {};
+          for (let attempt = 0; attempt < 20 && Object.keys(shaped as object).length === 0; attempt++) shaped = generate.value(bodySchema);
+          for (const { body } of bent(shaped, HOSTILE_LEAVES)) bodies.push(body);
+          bodies.push(deeplyNested(40), deeplyNested(200), [shaped], 'text', 12);
+        }
+        for (const target of targets) {
+          for (const body of target === targets[0] ? bodies : [undefined]) {
+            const rawBody = body === undefined ? (bodySchema ? '{}' : undefined) : JSON.stringify(body);
+            const response = await t.request(method.toUpperCase(), target, { rawBody });
+            sent++;
+            const context = `${method.toUpperCase()} ${target.slice(0, 120)} ${rawBody?.slice(0, 200) ?? ''} → ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`;
+            assert.ok(response.status < 500, context);
+            if (response.status >= 400) {
+              assert.equal(typeof response.body?.code, 'string', context);
+              assert.equal(typeof response.body?.message, 'string', context);
+              assert.ok(Array.isArray(response.body?.issues), context);
+            }
+          }
+        }
+      }
+    }
+    assert.ok(sent > 300, `only ${sent} requests were sent`);
+  });
+});

@@ -95,6 +95,47 @@ describe('the server as a process: first start, CLI, shutdown', () => {
     await exited(fourth.child);
   });
 
+  test('the CLI beside a running server: refused on the embedded store, effective on PostgreSQL; never a false success', async () => {
+    const key = `lifecycle_${randomBytes(16).toString('hex')}`;
+    const fresh = await persistentStore();
+    try {
+      const server = await startServerProcess({ ...fresh.env, BOOTSTRAP_API_KEY: key });
+      const created = await runCli(['keys', 'create', '--name', 'beside'], fresh.env);
+      if (fresh.env.DATA_DIR) {
+        // Two processes on one PGlite directory lose each other's writes: the second is refused.
+        assert.equal(created.code, 1, created.stdout);
+        assert.match(created.stderr, /in use by another Open Moderation process \(pid \d+\)/);
+        assert.doesNotMatch(created.stdout, /API key/);
+        const listed = await runCli(['keys', 'list'], fresh.env);
+        assert.equal(listed.code, 1);
+        assert.equal((await moderate(server.url, key, { content: { type: 'text', text: 'x' } })).status, 200);
+        server.child.kill('SIGTERM');
+        assert.equal(await exited(server.child), 0);
+        // Stopped, the directory is free again.
+        const after = await runCli(['keys', 'list'], fresh.env);
+        assert.equal(after.code, 0, after.stderr);
+      } else {
+        assert.equal(created.code, 0, created.stderr);
+        const newKey = /API key \(shown once\): (\S+)/.exec(created.stdout)![1]!;
+        const keyId = /key (key_\S+)/.exec(created.stdout)![1]!;
+        assert.equal((await moderate(server.url, newKey, { content: { type: 'text', text: 'x' } })).status, 200);
+        assert.equal((await runCli(['keys', 'revoke', keyId], fresh.env)).code, 0);
+        // Another process revoked it: the server's key cache lets it through for at most 5 s.
+        const deadline = Date.now() + 8_000;
+        let status = 200;
+        while (status === 200 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          status = (await moderate(server.url, newKey, { content: { type: 'text', text: 'x' } })).status;
+        }
+        assert.equal(status, 401);
+        server.child.kill('SIGTERM');
+        await exited(server.child);
+      }
+    } finally {
+      await fresh.dispose();
+    }
+  });
+
   test('a model that cannot be loaded stops the start, naming the model', async () => {
     const models = mkdtempSync(join(tmpdir(), 'om-models-'));
     try {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
 
 /**
  * One narrow database interface over both stores. Services write plain
@@ -29,7 +30,18 @@ export interface Database extends Queryable {
   /** How many transactions can usefully run at once. */
   readonly parallelism: number;
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Connections (or, embedded, statements) at work and waiting for one: for metrics. */
+  stats(): StoreStats;
   close(): Promise<void>;
+}
+
+export interface StoreStats {
+  /** PostgreSQL: connections running a statement; PGlite: statements sent to the worker and not yet answered. */
+  busy: number;
+  /** PostgreSQL: idle pooled connections; PGlite: 0. */
+  idle: number;
+  /** Statements or transactions waiting for a connection (PGlite: for a transaction holding the store). */
+  waiting: number;
 }
 
 const INT8_OID = 20;
@@ -52,7 +64,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 
 async function openPglite(dataDir: string | null): Promise<Database> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir } });
+  worker.once('exit', unlock);
   const pending = new Map<number, { resolve(r: QueryResult<unknown>): void; reject(e: unknown): void }>();
   let nextId = 1;
   let failure: Error | null = null;
@@ -147,6 +161,7 @@ async function openPglite(dataDir: string | null): Promise<Database> {
           throw error;
         }
       }),
+    stats: () => ({ busy: pending.size, idle: 0, waiting: waiting + Math.max(0, holders - 1) }),
     close() {
       closing ??= exclusive(() => send('close')).finally(() => worker.terminate());
       return closing.then(() => undefined);
@@ -196,6 +211,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
         client.release();
       }
     },
+    stats: () => ({ busy: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }

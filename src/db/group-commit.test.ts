@@ -37,6 +37,22 @@ test('one failing write does not fail the others in its batch', async () => {
   await committer.drained();
 });
 
+test('a failing write in a large batch is isolated by halving, not by retrying every item alone', async () => {
+  const committer = new GroupCommitter(db, insertAll, { slots: 1 });
+  // The first write runs alone; the 64 arriving meanwhile form one batch, in which id 0 (already stored) fails.
+  const first = committer.write(1000);
+  const rest = Array.from({ length: 64 }, (_, i) => committer.write(i === 37 ? 0 : 2000 + i));
+  batches = 0;
+  const outcomes = await Promise.allSettled([first, ...rest]);
+  assert.equal(outcomes.filter((o) => o.status === 'rejected').length, 1);
+  assert.equal((outcomes[38] as PromiseSettledResult<number>).status, 'rejected');
+  const { rows } = await db.query<{ n: number }>('SELECT count(*) AS n FROM t WHERE id >= 2000 AND id < 2064');
+  assert.equal(rows[0]!.n, 63);
+  // One batch of 64, then halves down to the bad item: 1 + 2·log2(64) = 13 statements; one by one it took 65.
+  assert.ok(batches <= 14, `isolating one bad write took ${batches} statements`);
+  await committer.drained();
+});
+
 test('a further batch runs beside a busy one only once enough writes wait', async () => {
   const sizes: number[] = [];
   let inFlight = 0;

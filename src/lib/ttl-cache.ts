@@ -20,8 +20,11 @@ export class TtlCache<V> {
     return entry.value;
   }
 
+  /** When full, the entry written longest ago makes room: a flood of new keys never empties the cache. */
   set(key: string, value: V, now = Date.now()): void {
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    // Re-inserted, so that the Map's order stays the order of writing.
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { value, expires: now + this.ttlMs });
   }
 

@@ -70,6 +70,12 @@ test('private, loopback, link-local and mapped addresses are blocked', async () 
     'https://100.64.1.1/',
     'https://0.0.0.0/',
     'https://[::ffff:127.0.0.1]/',
+    'https://[::127.0.0.1]/',
+    'https://[::a9fe:a9fe]/',
+    'https://[::7f00:1]/',
+    'https://[0:0:0:0:0:0:10.0.0.1]/',
+    'https://[64:ff9b::127.0.0.1]/',
+    'https://[2002:7f00:1::]/',
     'https://[fc00::1]/',
     'https://[fe80::1]/',
     'https://224.0.0.1/',
@@ -95,7 +101,7 @@ test('a host is blocked when any of its addresses is private', async () => {
 test('address classification', () => {
   assert.equal(isPublicAddress('93.184.216.34'), true);
   assert.equal(isPublicAddress('2606:4700:4700::1111'), true);
-  for (const address of ['127.0.0.1', '::1', '10.0.0.1', '169.254.169.254', '::ffff:10.0.0.1', '100.100.100.100', 'fd12::1', '::', 'not-an-ip']) {
+  for (const address of ['127.0.0.1', '::1', '10.0.0.1', '169.254.169.254', '::ffff:10.0.0.1', '100.100.100.100', 'fd12::1', '::', 'not-an-ip', '::127.0.0.1', '::a9fe:a9fe', '::7f00:1', '::ffff:0:7f00:1', '64:ff9b::a00:1']) {
     assert.equal(isPublicAddress(address), false, address);
   }
 });

@@ -32,6 +32,16 @@ export async function enqueue(tx: Queryable, event: EnqueueOptions): Promise<num
   return rows[0]!.id;
 }
 
+/** Events waiting for delivery and how late the oldest due one is (metrics). */
+export async function outboxBacklog(db: Queryable, now = Date.now()): Promise<{ pending: number; lagMs: number }> {
+  const { rows } = await db.query<{ pending: number; oldest: number | null }>(
+    'SELECT count(*) AS pending, min(available_at) AS oldest FROM outbox WHERE done_at IS NULL AND available_at <= $1',
+    [now],
+  );
+  const oldest = rows[0]!.oldest;
+  return { pending: rows[0]!.pending, lagMs: oldest === null ? 0 : Math.max(0, now - oldest) };
+}
+
 export interface TopicHandler {
   handle(event: OutboxEvent): Promise<void>;
   /** Attempts before the event is given up (kept, with its last error). */

@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
 import type { GroupCommitter } from '../db/group-commit.ts';
 import type { SubmissionWrite, SubmissionWritten } from '../services/submissions.ts';
-import type { FieldResult, Policy, PolicyContext, PolicyResult, PolicySettings } from '../core/policy.ts';
+import type { FieldResult, Policy, PolicyResult, PolicySettings } from '../core/policy.ts';
 import { evaluate, type Evaluation, type ScoredPolicy } from '../core/evaluation.ts';
 import { dryRunView, recommend, type Recommendation } from '../core/recommendation.ts';
 import { badRequest } from '../errors.ts';
@@ -10,7 +10,7 @@ import { isStorable, storableCopy } from '../lib/storable-strings.ts';
 import { bindPolicy, normalizePolicyList, resultIdOf, type PolicyEnvironment } from '../policies/registry.ts';
 import { compiledWordlist } from '../services/wordlists.ts';
 import type { Config } from '../config.ts';
-import { findInsight, type InsightResult, type InsightScratch } from '../policies/insights.ts';
+import type { InsightResult } from '../policies/insights.ts';
 import { resolveChannel, type Channel } from '../services/channels.ts';
 import { findAuthorSnapshot, refreshAuthorSnapshot, type AuthorSummary } from '../services/authors.ts';
 import type { ModerateBody, ModerateResponse } from '../schemas/moderate.ts';
@@ -18,6 +18,8 @@ import type { ModelBackendConfig } from '../policies/guideline.ts';
 import { rescoreCandidates, type RescoreCandidate } from '../policies/rescore.ts';
 import { applyReplacements } from './masking.ts';
 import { prepareText, type PreparedField } from './prepare-text.ts';
+import { evaluateField, round, runInsights, type TextAnalysis } from './text-analysis.ts';
+import type { TextWorkerPool } from './text-workers.ts';
 import { authorFactsOf } from './author-facts.ts';
 import { attachPoliciesJson, policiesToJson } from './response-json.ts';
 
@@ -26,6 +28,8 @@ export interface PipelineDeps {
   submissions: GroupCommitter<SubmissionWrite, SubmissionWritten>;
   /** The model backend for guidelines; without it guidelines answer with an error entry. */
   config?: Pick<Config, 'modelBackend' | 'allowPrivateOutbound'>;
+  /** Texts of at least `minChars` characters (all fields together) are analysed in these worker threads. */
+  textWorkers?: { pool: TextWorkerPool; minChars: number } | null;
 }
 
 interface MediaField {
@@ -54,8 +58,13 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   // U+0000 and unpaired surrogates reach the analysis as sent; the store gets a repaired copy.
   const unstorable = texts.some((field) => !isStorable(field.text));
 
-  // normalize
-  const fields = texts.map((field) => prepareText(field.key, field.text, channel.config.unicodeNormalization, policySettings));
+  // normalize; long texts also run their built-in policies and insights here, in a worker thread
+  // Awaited only when there is a promise: a short text must not pay a suspension for it.
+  const longTexts = analyseLongTexts(deps, texts, channel, policySettings);
+  const offloaded = longTexts ? await longTexts : null;
+  const fields = offloaded
+    ? offloaded.fields.map((f): PreparedField => ({ ...f, analyses: new Map(f.unicode ? [['unicode', f.unicode]] : []), replacements: [] }))
+    : texts.map((field) => prepareText(field.key, field.text, channel.config.unicodeNormalization, policySettings));
 
   // run policies
   const errors: PolicyError[] = media.map(notAnalysed);
@@ -65,9 +74,15 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   const rescore = channel.config.borderlineRescore;
   const rescorable: RescoreTarget[] = [];
   const bindEnvironment = lazyEnvironment(deps, projectId);
-  for (const settings of policySettings) {
+  for (let index = 0; index < policySettings.length; index++) {
+    const settings = policySettings[index]!;
     const policy = bindPolicy(settings, bindEnvironment);
-    const ran = runPolicy(settings, policy, fields, body.content.type === 'object');
+    const precomputed = offloaded?.outcomes[index];
+    const ran = precomputed
+      ? 'error' in precomputed
+        ? precomputed
+        : combineFields(settings, policy, fields, precomputed.perField, body.content.type === 'object')
+      : runPolicy(settings, policy, fields, body.content.type === 'object');
     // Most policies answer synchronously: awaiting only real promises spares a suspension per policy.
     const outcome = ran instanceof Promise ? await ran : ran;
     if ('error' in outcome) errors.push({ id: resultIdOf(settings), message: outcome.error });
@@ -85,7 +100,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   const unicodeRan = fields.some((f) => f.unicode !== null);
   if (unicodeRan) evaluation.unicode_spoofed = fields.some((f) => f.unicode?.spoofed === true);
   const modified = modifiedContent(body, fields);
-  const insights = runInsights(channel, fields);
+  const insights = offloaded ? offloaded.insights : runInsights(channel.config.insights, fields);
   const policies = scored.map((s) => s.result).sort((a, b) => b.probability - a.probability);
   // The author as they stand before this submission: status, trust and risk shape the verdict.
   const knownAuthor = body.authorId ? await findAuthorSnapshot(deps.db, projectId, body.authorId) : null;
@@ -186,6 +201,21 @@ function storedResultJson(
   const unicode = unicodeFindings(fields);
   const optional = (unicode ? `,"unicode":${JSON.stringify(unicode)}` : '') + (shadowFlagged.length > 0 ? `,"shadow_flagged":${JSON.stringify(shadowFlagged)}` : '');
   return `{"evaluation":${JSON.stringify(evaluation)},"recommendation":${JSON.stringify(recommendation)},"policies":${policiesJson},"insights":${JSON.stringify(insights)},"errors":${JSON.stringify(errors)}${optional}}`;
+}
+
+/** The text fields' CPU work in a worker thread when they are long and workers run; null: on this thread. */
+function analyseLongTexts(
+  deps: PipelineDeps,
+  texts: Array<{ key: string | null; text: string }>,
+  channel: Channel,
+  settings: PolicySettings[],
+): Promise<TextAnalysis> | null {
+  const workers = deps.textWorkers;
+  if (!workers || !workers.pool.available()) return null;
+  let length = 0;
+  for (const field of texts) length += field.text.length;
+  if (length < workers.minChars) return null;
+  return workers.pool.run({ fields: texts, normalize: channel.config.unicodeNormalization, settings, insights: channel.config.insights });
 }
 
 /** Built on first use, shared by the request's policies. Returned unnamed: under tsx a named closure costs a defineProperty per request. */
@@ -322,11 +352,6 @@ async function finishPolicy(
   return combineFields(settings, policy, evaluated, perField, isObject);
 }
 
-function evaluateField(policy: Policy, settings: PolicySettings, field: PreparedField): FieldResult | Promise<FieldResult> {
-  const ctx: PolicyContext = { fieldKey: field.key, original: field.original, analyses: field.analyses };
-  return policy.evaluate(policy.id === 'unicode_spoofing' ? field.original : field.text, settings, ctx);
-}
-
 const policyFailure = (error: unknown, settings: PolicySettings): PolicyOutcome => ({
   error: error instanceof Error ? error.message : `Policy ${settings.id} failed`,
 });
@@ -410,24 +435,9 @@ function modifiedContent(body: ModerateBody, fields: readonly PreparedField[]) {
   return { masked, value: data };
 }
 
-function runInsights(channel: Channel, fields: readonly PreparedField[]): InsightResult[] {
-  if (channel.config.insights.length === 0) return [];
-  const text = fields.map((f) => f.text).join('\n');
-  const results: InsightResult[] = [];
-  const scratch: InsightScratch = {};
-  for (const id of channel.config.insights) {
-    const insight = findInsight(id);
-    if (!insight) continue;
-    const { value, probability } = insight.run(text, scratch);
-    results.push({ id, type: 'insight', probability: round(probability), value });
-  }
-  return results;
-}
-
 function unicodeFindings(fields: readonly PreparedField[]) {
   const withFindings = fields.filter((f) => f.unicode !== null && f.unicode.findings.length > 0);
   if (withFindings.length === 0) return undefined;
   return withFindings.map((f) => ({ field: f.key, findings: f.unicode!.findings }));
 }
 
-const round = (n: number) => Math.round(n * 10_000) / 10_000;

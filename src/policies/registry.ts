@@ -16,7 +16,15 @@ export interface RegisteredPolicy {
   policy: Policy;
   /** Checks the policy's own settings beyond {id, flag, threshold}. */
   validate?(settings: PolicySettings, path: string): ErrorIssue[];
+  /**
+   * The setting names an entry may hold; any other is refused. Absent only where `validate`
+   * refuses unknown names itself.
+   */
+  settingNames?: ReadonlySet<string>;
 }
+
+const COMMON_SETTINGS: ReadonlySet<string> = new Set(['id', 'flag', 'threshold']);
+const ENTITY_SETTINGS: ReadonlySet<string> = new Set([...COMMON_SETTINGS, 'entities']);
 
 /** What a new project's default channel runs: the core harms, spam and Unicode spoofing. */
 const DEFAULT_CHANNEL_POLICY_IDS = ['toxicity', 'toxicity_severe', 'hate', 'sexual', 'violence', 'self_harm', 'profanity', 'spam', 'unicode_spoofing'];
@@ -36,9 +44,9 @@ const parsedWith =
   };
 
 const registered: RegisteredPolicy[] = [
-  ...classifierPolicies.map((policy) => ({ policy: policy.id === 'profanity' ? withObscenity(policy) : policy })),
-  { policy: piiPolicy, validate: parsedWith((raw) => parseEntitySettings('pii', raw)) },
-  { policy: urlPolicy, validate: parsedWith((raw) => parseEntitySettings('url', raw)) },
+  ...classifierPolicies.map((policy) => ({ policy: policy.id === 'profanity' ? withObscenity(policy) : policy, settingNames: COMMON_SETTINGS })),
+  { policy: piiPolicy, validate: parsedWith((raw) => parseEntitySettings('pii', raw)), settingNames: ENTITY_SETTINGS },
+  { policy: urlPolicy, validate: parsedWith((raw) => parseEntitySettings('url', raw)), settingNames: ENTITY_SETTINGS },
   { policy: unicodeSpoofingPolicy, validate: parsedWith(parseUnicodeSettings) },
 ];
 
@@ -107,6 +115,9 @@ export function bindPolicy(settings: PolicySettings, environment: () => PolicyEn
   return byId.get(settings.id)!.policy;
 }
 
+/** Built-in policies: pure and synchronous, bound to nothing of the request, so they can run in a worker thread. */
+export const isPortablePolicy = (settings: PolicySettings): boolean => byId.has(settings.id);
+
 export const policyIds = (): string[] => [...byId.keys()];
 
 export function defaultChannelPolicies(): PolicySettings[] {
@@ -134,6 +145,8 @@ export function normalizePolicyList(raw: readonly Record<string, unknown>[], pat
     }
     const settings = { ...entry, id, flag: entry.flag === undefined ? true : (entry.flag as boolean) } as PolicySettings;
     const found = registeredPolicy.validate?.(settings, at) ?? [];
+    const allowed = registeredPolicy.settingNames;
+    if (allowed) for (const name of Object.keys(entry)) if (!allowed.has(name)) found.push({ message: `Unknown setting "${name}" for policy "${id}"`, path: `${at}/${name}` });
     issues.push(...found);
     if (found.length > 0) return;
     // Several guidelines share the id "guideline"; each is told apart by its guidelineKey.

@@ -22,8 +22,16 @@ export async function moderateRoutes(fastify: FastifyInstance): Promise<void> {
       // every anyOf branch (modified, author, policy data) at run time, which costs more than it saves.
       serializerCompiler: () => moderateResponseJson,
     },
-    (request) => moderate(app.deps, request.principal.projectId, request.body).then(atEndOfTurn),
+    (request) => moderate(app.deps, request.principal.projectId, request.body).then(counted).then(atEndOfTurn),
   );
+
+  const { metrics } = app.deps;
+  function counted(response: ModerateResponse): ModerateResponse {
+    metrics.verdicts.inc({ action: response.recommendation.action });
+    for (const policy of response.policies) if (policy.flagged) metrics.policyFlags.inc({ policy: policy.id });
+    if (response.errors) for (const error of response.errors) metrics.policyErrors.inc({ id: error.id });
+    return response;
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ export const ErrorBodySchema = Type.Object(
     code: Type.String({ description: 'Stable machine-readable error code, e.g. BAD_REQUEST' }),
     message: Type.String(),
     issues: Type.Array(Type.Object({ message: Type.String(), path: Type.Optional(Type.String()) })),
+    error: Type.Optional(Type.String({ description: '429 only: the message again, under the name the hosted API uses' })),
   },
   { $id: 'ErrorBody', description: 'Every failed request answers with this body.' },
 );

@@ -55,7 +55,7 @@ export const ModerateBody = Type.Object(
     conversationId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     doNotStore: Type.Optional(Type.Boolean()),
-    timestamp: Type.Optional(Type.Number({ minimum: 0, maximum: 8_640_000_000_000_000 })),
+    timestamp: Type.Optional(Type.Integer({ minimum: 0, maximum: 8_640_000_000_000_000, description: 'Milliseconds since the epoch (stored as bigint: whole numbers only)' })),
     policies: Type.Optional(Type.Array(PolicyOverride, { maxItems: 100 })),
   },
   { additionalProperties: false, $id: 'ModerateRequest' },

@@ -5,7 +5,8 @@ const EventType = Type.Union(WEBHOOK_EVENT_TYPES.map((t) => Type.Literal(t)));
 
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
-  url: Type.String({ minLength: 1, maxLength: 2000, description: 'https URL of the receiver' }),
+  // No whitespace or control characters: URL parsers drop CR/LF silently, so the stored URL would differ from the one called.
+  url: Type.String({ minLength: 1, maxLength: 2000, pattern: '^[^\\s\\u0000-\\u001f\\u007f]+$', description: 'https URL of the receiver' }),
   description: Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]),
   events: Type.Array(EventType, { maxItems: 20, description: 'Event types to receive; empty or absent: all' }),
   enabled: Type.Boolean(),

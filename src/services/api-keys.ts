@@ -27,7 +27,10 @@ const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 /** 32 random bytes in base64url behind a recognisable prefix: `om_` + 43 characters. */
 export const generateKey = () => `om_${randomBytes(32).toString('base64url')}`;
 
-const authCache = new TtlCache<Principal | null>(AUTH_CACHE_TTL_MS);
+// Valid and invalid keys are remembered apart: a stream of made-up keys fills only the second
+// cache and can never push the keys of real clients out of the first.
+const authCache = new TtlCache<Principal>(AUTH_CACHE_TTL_MS);
+const refusedKeys = new TtlCache<true>(AUTH_CACHE_TTL_MS);
 
 export async function createApiKey(
   db: Queryable,
@@ -49,6 +52,7 @@ export async function createApiKey(
     [info.id, projectId, name, info.prefix, hashKey(key), info.createdAt],
   );
   authCache.clear();
+  refusedKeys.clear();
   return { key, info };
 }
 
@@ -93,19 +97,21 @@ function presentedHash(presentedKey: string): string {
 
 /** The key's principal when the cache knows it (null: known to be invalid), undefined when the store must be asked. */
 export function cachedPrincipal(presentedKey: string): Principal | null | undefined {
-  return authCache.get(presentedHash(presentedKey));
+  const hash = presentedHash(presentedKey);
+  return authCache.get(hash) ?? (refusedKeys.get(hash) ? null : undefined);
 }
 
 /** Resolves a presented key to its project; null for unknown or revoked keys. */
 export async function authenticate(db: Queryable, presentedKey: string): Promise<Principal | null> {
   const hash = presentedHash(presentedKey);
-  const cached = authCache.get(hash);
+  const cached = authCache.get(hash) ?? (refusedKeys.get(hash) ? null : undefined);
   if (cached !== undefined) return cached;
   const { rows } = await db.query<{ id: string; project_id: string }>(
     'SELECT id, project_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
     [hash],
   );
   const principal = rows[0] ? { projectId: rows[0].project_id, keyId: rows[0].id } : null;
-  authCache.set(hash, principal);
+  if (principal) authCache.set(hash, principal);
+  else refusedKeys.set(hash, true);
   return principal;
 }

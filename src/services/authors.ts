@@ -459,6 +459,51 @@ export async function recordAuthorsSeen(tx: Queryable, sightings: readonly Autho
   return results;
 }
 
+/** A re-submission of an item the author already has: counted again only when its verdict changed. */
+export interface RepeatedSighting {
+  projectId: string;
+  externalId: string;
+  /** +1 when the item is now flagged and was not, −1 the other way, 0 when the verdict stands. */
+  flaggedDelta: -1 | 0 | 1;
+}
+
+// Only flagged content, its ratio and violations follow a changed verdict: the item was counted once
+// already, and its timing and behaviour counters describe the first time it was sent.
+const RECORD_REPEATS_SQL = `
+WITH input AS (
+  SELECT project_id, external_id, sum(delta)::int AS delta
+  FROM unnest($1::text[], $2::text[], $3::int[]) AS t(project_id, external_id, delta)
+  GROUP BY project_id, external_id
+), changed AS (
+  UPDATE authors AS a SET
+    flagged_content = GREATEST(a.flagged_content + i.delta, 0),
+    flagged_ratio = GREATEST(a.flagged_content + i.delta, 0)::float8 / GREATEST(a.total_content, 1),
+    violation_count = a.violation_count + GREATEST(i.delta, 0),
+    last_incident = CASE WHEN i.delta > 0 THEN $4 ELSE a.last_incident END,
+    updated_at = $4
+  FROM input i
+  WHERE a.project_id = i.project_id AND a.external_id = i.external_id AND i.delta <> 0
+  RETURNING a.*, a.recent_flags::text AS recent_flags
+)
+SELECT * FROM changed
+UNION ALL
+SELECT a.*, a.recent_flags::text AS recent_flags FROM authors a JOIN input i USING (project_id, external_id) WHERE i.delta = 0`;
+
+/**
+ * Summaries for re-submitted items, moving the authors' flagged counters only where the verdict
+ * changed; the caller holds the items' locks, so a retry storm counts each item once.
+ */
+export async function recordRepeatedSightings(tx: Queryable, repeats: readonly RepeatedSighting[]): Promise<AuthorSummary[]> {
+  const now = Date.now();
+  const { rows } = await tx.query(RECORD_REPEATS_SQL, [repeats.map((r) => r.projectId), repeats.map((r) => r.externalId), repeats.map((r) => r.flaggedDelta), now]);
+  const byKey = new Map(rows.map((row) => [`${row.project_id as string}\u0000${row.external_id as string}`, row]));
+  const moved = rows
+    .map((row) => ({ row, level: trustLevel(trustFactsOf(row), now).level }))
+    .filter(({ row, level }) => level !== num(row.trust_level));
+  await storeTrustLevels(tx, moved, 'submission', now);
+  return repeats.map((r) => toAuthorSummary(byKey.get(`${r.projectId}\u0000${r.externalId}`)!, now));
+}
+
 /** One sighting; see recordAuthorsSeen. */
 export async function recordAuthorSeen(tx: Queryable, projectId: string, externalId: string, facts: SubmissionFacts): Promise<AuthorSummary> {
   const [summary] = await recordAuthorsSeen(tx, [{ projectId, externalId, facts }]);

@@ -63,6 +63,12 @@ export async function listQueues(db: Queryable, projectId: string): Promise<Queu
   return rows.map(fromRow);
 }
 
+/** Every project's queues, oldest first, at most `limit` (metrics). */
+export async function listAllQueues(db: Queryable, limit: number): Promise<Queue[]> {
+  const { rows } = await db.query('SELECT * FROM queues ORDER BY created_at, id LIMIT $1', [limit]);
+  return rows.map(fromRow);
+}
+
 export async function getQueue(db: Queryable, projectId: string, id: string): Promise<Queue> {
   const { rows } = await db.query('SELECT * FROM queues WHERE project_id = $1 AND id = $2', [projectId, id]);
   if (!rows[0]) throw notFound(`Queue "${id}"`);

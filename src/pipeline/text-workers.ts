@@ -1,0 +1,117 @@
+import { Worker } from 'node:worker_threads';
+import { ApiError } from '../errors.ts';
+import type { TextAnalysis, TextJob } from './text-analysis.ts';
+
+const MAX_FAILED_STARTS = 3;
+
+export interface TextWorkerOptions {
+  /** Worker threads; each loads its own copy of the classifier models. */
+  size: number;
+  /** Jobs waiting for a worker beyond which new ones are refused with 503. */
+  maxQueue: number;
+}
+
+interface Job {
+  job: TextJob;
+  resolve(result: TextAnalysis): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  current: Job | null;
+}
+
+/**
+ * Long texts run their normalization, policies and insights in worker threads, so that one client
+ * sending 100,000-character texts cannot hold the event loop, and with it every short request, for
+ * tens of milliseconds at a time. The queue is bounded: past it a request gets 503 with Retry-After
+ * instead of waiting behind an ever longer backlog. A worker that dies fails its job and is replaced.
+ */
+export class TextWorkerPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private closed = false;
+  /** Workers that died before they were ready, in a row: past a few the pool gives up (models missing). */
+  private failedStarts = 0;
+
+  // Workers start with the first long text, not with the server: a deployment that never sees one
+  // does not pay their memory (each holds its own models), and the first long text waits for them.
+  constructor(private readonly options: TextWorkerOptions) {}
+
+  /** False once workers keep dying before they are ready: the pipeline then runs texts itself. */
+  available(): boolean {
+    return !this.closed && this.failedStarts < MAX_FAILED_STARTS;
+  }
+
+  /** Jobs waiting for a worker (metrics). */
+  queued(): number {
+    return this.queue.length;
+  }
+
+  /** Jobs running in a worker (metrics). */
+  busy(): number {
+    return this.slots.filter((slot) => slot.current !== null).length;
+  }
+
+  run(job: TextJob): Promise<TextAnalysis> {
+    if (this.closed) return Promise.reject(new ApiError('SERVICE_UNAVAILABLE', 'The server is shutting down'));
+    if (this.queue.length >= this.options.maxQueue) {
+      return Promise.reject(
+        new ApiError('SERVICE_UNAVAILABLE', 'Too many long texts are waiting to be analysed; try again shortly', [], { 'retry-after': '1' }),
+      );
+    }
+    if (this.slots.length === 0) for (let i = 0; i < this.options.size; i++) this.slots.push(this.spawn());
+    return new Promise((resolve, reject) => {
+      this.queue.push({ job, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pending of this.queue.splice(0)) pending.reject(new ApiError('SERVICE_UNAVAILABLE', 'The server is shutting down'));
+    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(new URL('./text-worker.mjs', import.meta.url));
+    const slot: Slot = { worker, ready: false, current: null };
+    worker.on('message', (message: { ready?: boolean; result?: TextAnalysis; error?: string }) => {
+      if (message.ready) {
+        slot.ready = true;
+        this.failedStarts = 0;
+        return this.dispatch();
+      }
+      const finished = slot.current;
+      slot.current = null;
+      if (finished) {
+        if (message.error !== undefined) finished.reject(new Error(message.error));
+        else finished.resolve(message.result!);
+      }
+      this.dispatch();
+    });
+    worker.on('error', () => {});
+    worker.on('exit', () => {
+      slot.current?.reject(new Error('The text worker stopped while analysing this text'));
+      slot.current = null;
+      if (!slot.ready) this.failedStarts++;
+      const index = this.slots.indexOf(slot);
+      if (index < 0 || this.closed) return;
+      if (this.failedStarts < MAX_FAILED_STARTS) this.slots[index] = this.spawn();
+      else for (const pending of this.queue.splice(0)) pending.reject(new Error('The text workers could not start'));
+    });
+    return slot;
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (!slot.ready || slot.current !== null) continue;
+      const next = this.queue.shift()!;
+      slot.current = next;
+      slot.worker.postMessage({ id: 0, job: next.job });
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { startTestServer, type TestServer } from './helpers.ts';
+import { defaultChannelPolicies } from '../src/policies/registry.ts';
+
+const paragraph =
+  'Thanks for the quick delivery, the lamp works fine. Honestly though, you are a worthless idiot and I will find where you live. ' +
+  'Call me at +1 415 555 0134 or write to seller@example.com, visit https://example.com/deal. Ｈｅｌｌｏ wоrld with a Cyrillic o. ';
+const longText = (n: number) => paragraph.repeat(Math.ceil(n / paragraph.length)).slice(0, n);
+
+/** The answer less what differs between two runs of the same text. */
+const comparable = (body: any) => ({ ...body, content: { ...body.content, id: null }, meta: { ...body.meta, timestamp: 0, processing_time: '' } });
+
+describe('long texts are analysed in worker threads', () => {
+  let inWorkers: TestServer;
+  let onLoop: TestServer;
+  before(async () => {
+    inWorkers = await startTestServer({ TEXT_WORKERS: '1', TEXT_WORKER_MIN_CHARS: '8000' });
+    onLoop = await startTestServer({ TEXT_WORKERS: '0' });
+  });
+  after(async () => {
+    await inWorkers.close();
+    await onLoop.close();
+  });
+
+  test('the verdict is the same as on the event loop, for text and object content', async () => {
+    for (const content of [
+      { type: 'text', text: longText(20_000) },
+      { type: 'object', data: { title: { type: 'text', text: 'Lamp for sale' }, body: { type: 'text', text: longText(30_000) } } },
+    ]) {
+      const body = { content, doNotStore: true, policies: [...defaultChannelPolicies(), { id: 'pii' }, { id: 'url' }] };
+      const a = await inWorkers.request('POST', '/v1/moderate', { body });
+      const b = await onLoop.request('POST', '/v1/moderate', { body });
+      assert.equal(a.status, 200, JSON.stringify(a.body));
+      assert.equal(b.status, 200);
+      assert.deepEqual(comparable(a.body), comparable(b.body));
+      assert.equal(a.body.evaluation.flagged, true);
+    }
+    assert.equal(inWorkers.server.app.deps.textWorkers!.pool.busy(), 0);
+  });
+
+  test('while clients send 100,000-character texts, the event loop is never held for the length of one', async () => {
+    const body = { content: { type: 'text', text: longText(100_000) }, doNotStore: true };
+    /** The longest the event loop (shared by this test and the server) was held while 8 such texts were moderated. */
+    const longestHold = async (server: TestServer) => {
+      const delay = monitorEventLoopDelay({ resolution: 5 });
+      delay.enable();
+      const answers = await Promise.all(Array.from({ length: 8 }, () => server.request('POST', '/v1/moderate', { body })));
+      delay.disable();
+      assert.ok(answers.every((a) => a.status === 200));
+      return delay.max / 1e6;
+    };
+    // Measured side by side, so that the comparison holds on a busy machine.
+    await longestHold(inWorkers);
+    const withWorkers = await longestHold(inWorkers);
+    const onTheLoop = await longestHold(onLoop);
+    assert.ok(withWorkers < onTheLoop / 2, `event loop held for ${withWorkers.toFixed(1)} ms with workers, ${onTheLoop.toFixed(1)} ms without`);
+  });
+});
