@@ -142,7 +142,7 @@ describe('fuzzing every route from the OpenAPI document', () => {
 });
 
 /** Every leaf of a schema-shaped value replaced, one at a time, by each hostile value: deterministic, every route. */
-function* bent(value: unknown, hostile: readonly unknown[], path: string[] = []): Generator<{ path: string; body: unknown }> {
+function* bent(value: unknown, hostile: readonly unknown[], path: string[] = []): IterableIterator<{ path: string; body: unknown }> {
   if (value !== null && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {
       for (const variant of bent(child, hostile, [...path, key])) {
