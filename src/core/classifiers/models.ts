@@ -6,6 +6,7 @@ import { MODELS_DIR } from './paths.ts';
 
 export const MODEL_NAMES = [
   'toxicity',
+  'toxicity_severe',
   'hate',
   'sexual',
   'violence',

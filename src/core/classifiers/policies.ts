@@ -19,7 +19,7 @@ function lex(features: TextFeatures, category: string): number {
 }
 
 /** Detectors of harmful passages score the worst window of a long text; topic models score the whole text. */
-const WINDOWED: ReadonlySet<ModelName> = new Set(['toxicity', 'hate', 'sexual', 'violence', 'self_harm', 'flirtation']);
+const WINDOWED: ReadonlySet<ModelName> = new Set(['toxicity', 'toxicity_severe', 'hate', 'sexual', 'violence', 'self_harm', 'flirtation']);
 /** Of those, the ones that score texts of 32+ tokens per sentence group (features.ts), chosen on training/dev.ts passages (sexual and toxicity were worse there). */
 const SENTENCE_SCORED: ReadonlySet<ModelName> = new Set(['violence', 'self_harm', 'hate']);
 
@@ -187,6 +187,9 @@ function personalInformation(f: TextFeatures, text: string): FieldResult {
 export const classifierPolicies: Policy[] = [
   classifier('toxicity', 0.5, (f) => ({ probability: toxicity(f) })),
   classifier('toxicity_severe', 0.8, (f) => {
+    // Issue #27: a model of its own, trained on the realistic corpus's severe abuse; the lexicon composite below is the fallback.
+    const modelled = modelProbability('toxicity_severe', f);
+    if (modelled !== null) return { probability: modelled };
     const severeEvidence = Math.max(
       f.lexicon.maxProfanitySeverity === 3 ? 0.85 : 0,
       lex(f, 'slur_race') + lex(f, 'slur_gender_orientation') > 0 ? 0.9 : 0,
