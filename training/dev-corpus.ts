@@ -49,6 +49,7 @@ for (const policy of CORPUS_POLICIES) {
   // convention of theirs, not of the format, used here only to report the look-alikes of this policy apart.
   let ownLookAlikes = 0;
   let ownLeft = 0;
+  const ownScores: number[] = [];
   const ownName = `negatives-${policy.replace('_', '')}`;
   for (const message of dev) {
     const verdict = apiVerdict(policy, message.text);
@@ -64,6 +65,7 @@ for (const policy of CORPUS_POLICIES) {
       if (!verdict.flagged) left++;
       if (message.file.replace(/[_-]/g, '').includes(ownName.replace(/[_-]/g, ''))) {
         ownLookAlikes++;
+        ownScores.push(verdict.probability);
         if (!verdict.flagged) ownLeft++;
       }
       language.b++;
@@ -83,6 +85,21 @@ for (const policy of CORPUS_POLICIES) {
   const allowed = Math.floor(sortedBenign.length * (1 - target));
   const cut = sortedBenign.length === 0 ? 0.5 : (sortedBenign[allowed] ?? 0) + 1e-6;
   const caughtAtCut = harmful.filter((p) => p >= cut).length;
+  // The balanced cut: the most caught plus left alone (in shares), the benign side being this policy's own
+  // look-alikes and all benign messages, weighted equally (the sealed set judges mostly look-alikes).
+  const candidates = [...new Set([...harmful, 0.5])].sort((a, b) => a - b);
+  let balancedCut = 0.5;
+  let balancedValue = -1;
+  const share = (scores: number[], cut: number, above: boolean) => (scores.length === 0 ? 1 : scores.filter((p) => (p >= cut) === above).length / scores.length);
+  for (const c of candidates) {
+    const benignSide = ownScores.length >= 20 ? (share(ownScores, c, false) + share(lookAlike, c, false)) / 2 : share(lookAlike, c, false);
+    const value = share(harmful, c, true) + benignSide;
+    if (value > balancedValue + 1e-9) [balancedValue, balancedCut] = [value, c];
+  }
+  const logit = (p: number) => Math.log(p / (1 - p));
+  console.log(
+    `${policy.padEnd(16)} balanced cut ${balancedCut.toFixed(3)} (shift ${logit(Math.min(0.999, Math.max(0.001, balancedCut))).toFixed(2)} log-odds): caught ${pct(harmful.filter((p) => p >= balancedCut).length, harmful.length)}, left alone ${pct(lookAlike.filter((p) => p < balancedCut).length, lookAlike.length)}, own look-alikes ${pct(ownScores.filter((p) => p < balancedCut).length, ownScores.length)}`,
+  );
   console.log(
     `${policy.padEnd(16)} caught ${String(caught).padStart(4)}/${String(harmful.length).padEnd(4)} ${pct(caught, harmful.length)}  left alone ${String(left).padStart(4)}/${String(lookAlike.length).padEnd(4)} ${pct(left, lookAlike.length)}  own look-alikes left ${String(ownLeft).padStart(3)}/${String(ownLookAlikes).padEnd(3)}  other harm left ${pct(otherLeft, otherHarm.length)}  AUC ${auc.toFixed(3)}  cut for ${target}: ${cut.toFixed(3)} catches ${pct(caughtAtCut, harmful.length)}`,
   );

@@ -57,6 +57,12 @@ export interface ModelSpec {
   l2Dense?: number;
   maxClassWeight?: number;
   seed: number;
+  /**
+   * Issue #27: the probability at which the model trained without the corpus's dev split best separated that split's
+   * harmful messages from its look-alikes (training/dev-corpus.ts, "balanced cut"). The shipped model's bias is moved
+   * by its log-odds, so that the policy's threshold of 0.5 falls there.
+   */
+  decisionCut?: number;
   /** Uses the dense embedding features (chosen per model on training/dev.ts, for sexual on dev-transfer.ts); otherwise their weights stay zero. */
   embeddings?: boolean;
   /** Hashed n-grams scaled by |naive-Bayes log-count ratio|^nbPower while training (training/logistic.ts); 0: off. */
@@ -615,6 +621,7 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
       if (method === 'oof' || method === 'platt') calibrations[spec.name] = { used: offset, oof: bestF1Margin(margins, labels), platt: plattMidpoint(margins, labels) };
       log(`${spec.name}: boundary (${method}) fit on ${labels.length} held-out scores, moved by ${offset.toFixed(3)} log-odds`);
     }
+    if (spec.decisionCut !== undefined && process.env.OPEN_MODERATION_NO_DECISION_CUTS !== '1') bias -= Math.log(spec.decisionCut / (1 - spec.decisionCut));
     const payload = encodeModel(trained.weights, bias);
     const file = compressModel(payload);
     const fileName = `${spec.name}.oml`;
