@@ -13,6 +13,7 @@
  * (round 0 ran it this way); `npm run eval` includes it in docs/evaluation-classifiers.md.
  */
 import { readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +52,8 @@ interface SealedMessage {
 export interface SealedLoad {
   messages: SealedMessage[];
   files: number;
+  /** SHA-256 over the files' names and bytes: which version of the set a round scored (logged in looked-at.json). */
+  sha256: string;
   badLines: number;
   /** Judgements of policies the service does not have (not scored). */
   unknownPolicyJudgements: number;
@@ -62,8 +65,11 @@ export function loadSealed(directory: string = SEALED_DIR): SealedLoad {
   const messages: SealedMessage[] = [];
   let badLines = 0;
   let unknownPolicyJudgements = 0;
+  const digest = createHash('sha256');
   for (const name of files) {
-    for (const line of readFileSync(resolve(directory, name), 'utf8').split('\n')) {
+    const content = readFileSync(resolve(directory, name), 'utf8');
+    digest.update(`${name}\n${content}`);
+    for (const line of content.split('\n')) {
       if (line.trim() === '') continue;
       let row: Record<string, unknown>;
       try {
@@ -91,7 +97,7 @@ export function loadSealed(directory: string = SEALED_DIR): SealedLoad {
       messages.push({ text, lang, judgements: kept });
     }
   }
-  return { messages, files: files.length, badLines, unknownPolicyJudgements };
+  return { messages, files: files.length, sha256: digest.digest('hex'), badLines, unknownPolicyJudgements };
 }
 
 export interface Tally {
@@ -159,7 +165,7 @@ export function sealedMarkdown(summary: SealedSummary): string {
   const { overall, perPolicy, perLanguage, perLanguagePolicy, load } = summary;
   const met = (ok: boolean) => (ok ? 'yes' : '**no**');
   const lines = [
-    `${load.messages} messages in ${load.files} files (${load.badLines} malformed lines skipped, ${load.unknownPolicyJudgements} judgements of policies the service does not have).`,
+    `${load.messages} messages in ${load.files} files, SHA-256 ${load.sha256.slice(0, 16)} (${load.badLines} malformed lines skipped, ${load.unknownPolicyJudgements} judgements of policies the service does not have).`,
     '',
     '| target | measured | met |',
     '|---|---:|:---:|',
@@ -322,6 +328,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     if (load.messages.length === 0) throw new Error(`no sealed messages in ${SEALED_DIR}`);
     sections.push(`## Sealed realistic test set\n\n${sealedMarkdown(scoreSealed(load))}`);
     looked.push(LOOK_NAMES.sealed);
+    values.note = `${values.note} (sealed set ${load.sha256.slice(0, 16)})`;
   }
   if (wanted.has('public')) {
     sections.push(`## Test splits of EDOS, ConvAbuse, online misogyny\n\n${publicTestsMarkdown(scorePublicTests())}`);

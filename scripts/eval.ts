@@ -286,7 +286,7 @@ const looks = recordLooks(
     LOOK_NAMES.public,
     LOOK_NAMES.sst,
   ],
-  values.note ?? '',
+  `${values.note ?? ''}${sealedLoad.messages.length > 0 ? ` (sealed set ${sealedLoad.sha256.slice(0, 16)})` : ''}`,
 );
 
 const manifest = JSON.parse(readFileSync(resolve(REPO_ROOT, 'models/manifest.json'), 'utf8')) as {

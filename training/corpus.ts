@@ -112,8 +112,36 @@ export function validateCorpusLine(value: unknown): Validated {
   };
 }
 
-export function loadCorpus(directory: string = CORPUS_DIR): CorpusLoad {
-  const files = jsonlFiles(directory);
+/**
+ * Which lines of the corpus the shipped models were trained on: per file (path under training/corpus), the number of
+ * complete lines and the SHA-256 of those lines. The corpus is written while models are trained; with this file,
+ * `npm run train` reads only the recorded prefix of each file, so the weights stay reproducible byte for byte, and a
+ * recorded prefix that was edited afterwards stops training with a message instead of silently changing them.
+ * `npm run train -- --snapshot` records the corpus as it is now.
+ */
+export const CORPUS_SNAPSHOT_FILE = resolve(REPO_ROOT, 'training/corpus-snapshot.json');
+export type CorpusSnapshot = Record<string, { lines: number; sha256: string }>;
+
+function completeLines(content: string): string {
+  return content.endsWith('\n') ? content : content.slice(0, content.lastIndexOf('\n') + 1);
+}
+
+/** The corpus files as they are now, for `npm run train -- --snapshot`. */
+export function snapshotCorpus(directory: string = CORPUS_DIR): CorpusSnapshot {
+  const snapshot: CorpusSnapshot = {};
+  for (const path of jsonlFiles(directory)) {
+    const complete = completeLines(readFileSync(path, 'utf8'));
+    snapshot[relative(directory, path)] = { lines: complete.split('\n').length - 1, sha256: createHash('sha256').update(complete).digest('hex') };
+  }
+  return snapshot;
+}
+
+export function readSnapshot(): CorpusSnapshot | null {
+  return existsSync(CORPUS_SNAPSHOT_FILE) ? (JSON.parse(readFileSync(CORPUS_SNAPSHOT_FILE, 'utf8')) as CorpusSnapshot) : null;
+}
+
+export function loadCorpus(directory: string = CORPUS_DIR, snapshot: CorpusSnapshot | null = null): CorpusLoad {
+  const files = snapshot ? Object.keys(snapshot).sort().map((file) => resolve(directory, file)) : jsonlFiles(directory);
   const rejected: Record<string, number> = {};
   const reject = (reason: string) => (rejected[reason] = (rejected[reason] ?? 0) + 1);
   const seen = new Map<string, CorpusMessage>();
@@ -123,9 +151,16 @@ export function loadCorpus(directory: string = CORPUS_DIR): CorpusLoad {
   let conflictingDuplicates = 0;
   for (const path of files) {
     const file = relative(directory, path);
+    if (snapshot && !existsSync(path)) throw new Error(`training/corpus-snapshot.json lists ${file}, which is missing`);
     const content = readFileSync(path, 'utf8');
     // A file being written may end in a partial line: only complete lines count.
-    const complete = content.endsWith('\n') ? content : content.slice(0, content.lastIndexOf('\n') + 1);
+    let complete = completeLines(content);
+    const recorded = snapshot?.[file];
+    if (recorded) {
+      complete = complete.split('\n').slice(0, recorded.lines).map((line) => `${line}\n`).join('');
+      const digest = createHash('sha256').update(complete).digest('hex');
+      if (digest !== recorded.sha256) throw new Error(`${file}: its first ${recorded.lines} lines changed since training/corpus-snapshot.json was recorded; retrain with --snapshot`);
+    }
     complete.split('\n').forEach((raw, index) => {
       if (raw.trim() === '') return;
       lines++;
@@ -161,9 +196,12 @@ export function loadCorpus(directory: string = CORPUS_DIR): CorpusLoad {
 }
 
 let cached: CorpusLoad | null = null;
-/** The corpus as loaded once per process (training reads it for several models). */
+/**
+ * The corpus as loaded once per process (training reads it for several models): the recorded snapshot when there is
+ * one (OPEN_MODERATION_CORPUS_ALL=1, for dev runs, reads every line instead).
+ */
 export function corpus(): CorpusLoad {
-  return (cached ??= loadCorpus());
+  return (cached ??= loadCorpus(CORPUS_DIR, process.env.OPEN_MODERATION_CORPUS_ALL === '1' ? null : readSnapshot()));
 }
 
 /** One line for training logs and the manifest. */
