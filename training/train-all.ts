@@ -6,13 +6,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { computeFeatures, tokensOf, HASH_BITS, FEATURE_COUNT, EMBEDDING_BASE, CONCEPT_BASE, IDENTITY_LEXICON_NAMES, type TextFeatures } from '../src/core/classifiers/features.ts';
+import { computeFeatures, setContextFeatures, tokensOf, HASH_BITS, FEATURE_COUNT, EMBEDDING_BASE, CONCEPT_BASE, IDENTITY_LEXICON_NAMES, type TextFeatures } from '../src/core/classifiers/features.ts';
 import { compressWordVectors, decodeWordVectors, setWordVectors, WORD_VECTORS_FILE } from '../src/core/classifiers/word-vectors.ts';
 import { extractWordVectors, TOP_WORDS, CORPUS_MIN_COUNT } from './extract-word-vectors.ts';
 import { lexiconHits, lexiconIndex, setProfanityTerms, PROFANITY_TERMS_FILE } from '../src/core/classifiers/lexicons.ts';
 import { compressModel, decodeModel, encodeModel } from '../src/core/classifiers/linear-model.ts';
 import { DEV_HOLDOUT, davidson, hasLink, ownLabels, ownSentences, textKey, smsSpam, smsSpamFolds, surgeProfanity, toxigen, tweetEval, tweetEvalSentiment, youtubeSpam, type Example } from './datasets.ts';
-import { corpus, type CorpusMessage, type CorpusPolicy } from './corpus.ts';
+import { corpus, corpus as loadedCorpus, describeCorpus, type CorpusMessage, type CorpusPolicy } from './corpus.ts';
 import { convAbuse, cssrsReddit, edos, implicitHate, onlineMisogyny, type PublicExample } from './public-sets.ts';
 import { trainLogistic, mulberry32, type TrainingExample } from './logistic.ts';
 import { expandIdentityTemplates } from './identity.ts';
@@ -175,12 +175,21 @@ function withViolentWords(items: string[]): string[] {
 }
 
 /**
- * Issue #27: weights of the realistic corpus (training/corpus), chosen on its dev split (training/dev-corpus.ts).
- * It is the only text in the register of the messages platforms moderate, so it weighs more than the tweet sets.
+ * Issue #27: weights of the realistic corpus (training/corpus). It is the only text in the register of the messages
+ * platforms moderate, so it weighs more than the tweet sets. Set by judgement, not compared on dev: one dev run took
+ * 15 minutes on the shared machine.
  */
 export const CORPUS_WEIGHTS = { positive: 3, lookAlike: 3, otherHarm: 1 };
 
 /** The corpus messages that train: all of them, or under OPEN_MODERATION_DEV_HOLDOUT the train split only. */
+/**
+ * Issue #27's training (the realistic corpus, the new public sets, the toxicity_severe model, the decision cuts, the
+ * es/pt/fr/de profanity terms and the context features) is switched on with OPEN_MODERATION_ISSUE27=1. It is not the
+ * default yet: its first full retraining did not finish on the shared machine, so the committed models are still
+ * those of the recipe without it, which `npm run train` (without the variable) reproduces byte for byte.
+ */
+export const ISSUE27 = process.env.OPEN_MODERATION_ISSUE27 === '1';
+
 export function corpusTrainMessages(): CorpusMessage[] {
   return corpus().messages.filter((m) => !DEV_HOLDOUT || m.split === 'train');
 }
@@ -317,7 +326,7 @@ export function buildSpecs(): ModelSpec[] {
   // 0.9935, AP 0.9862 → 0.9833, F1 0.9662 → 0.9569; leave-one-YouTube-video-out AUC about flat (0.969 / 0.986 / 0.982 /
   // 0.983 → 0.971 / 0.984 / 0.982 / 0.985).
   const davNeitherWithLink: Source = { name: 'davidson:neither (with a link)', texts: davNeither.texts.filter(hasLink) };
-  const useCorpus = process.env.OPEN_MODERATION_NO_CORPUS !== '1';
+  const useCorpus = ISSUE27 && process.env.OPEN_MODERATION_NO_CORPUS !== '1';
   const corpusFor = (policy: CorpusPolicy) => (useCorpus ? corpusSources(policy) : { positives: [], negatives: [] });
   const spamSources = (sms: Example[], yt: Example[] = ytTrain): Pick<ModelSpec, 'positives' | 'negatives'> => ({
     positives: [{ name: 'sms:spam', texts: texts(sms, (e) => e.label === 1) }, { name: 'youtube:spam(4 videos)', texts: texts(yt, (e) => e.label === 1) }, spamOwn, ...corpusFor('spam').positives],
@@ -333,7 +342,7 @@ export function buildSpecs(): ModelSpec[] {
   });
 
   // Issue #27: the public sets' train parts (../shared/datasets/README.md says which policy each informs).
-  const pub = process.env.OPEN_MODERATION_NO_PUBLIC === '1' ? [] : publicTrain();
+  const pub = !ISSUE27 || process.env.OPEN_MODERATION_NO_PUBLIC === '1' ? [] : publicTrain();
   const publicAdditions: Record<string, Pick<ModelSpec, 'positives' | 'negatives'>> = {
     toxicity: {
       positives: [publicSource(pub, 'toxicity', 1, ['convabuse', 'online-misogyny']), publicSource(pub, 'hate', 1, ['edos'], 0.5)],
@@ -349,6 +358,7 @@ export function buildSpecs(): ModelSpec[] {
     self_harm: { positives: [publicSource(pub, 'self_harm', 1, ['cssrs-reddit'], 0.3)], negatives: [publicSource(pub, 'self_harm', 0, ['cssrs-reddit'])] },
   };
   const withIssue27Data = (spec: ModelSpec): ModelSpec => {
+    if (!ISSUE27) return spec;
     const added = publicAdditions[spec.name];
     const fromCorpus = spec.name === 'spam' || !(CORPUS_MODEL_POLICIES as readonly string[]).includes(spec.name) ? null : corpusFor(spec.name as CorpusPolicy);
     return {
@@ -362,6 +372,9 @@ export function buildSpecs(): ModelSpec[] {
   const specs: ModelSpec[] = [
     {
       name: 'toxicity_severe',
+      // Decision cuts (issue #27): the lowest probability that left 95 % of the benign dev messages of the corpus alone,
+      // for the models trained without that dev split (training/dev-corpus.ts --target 0.95, 19,403-line corpus, round 1).
+      decisionCut: 0.44,
       embeddings: true,
       seed: 114,
       // Issue #27: severe abuse as the corpus defines it (threats of serious harm, telling someone to kill themselves,
@@ -374,12 +387,14 @@ export function buildSpecs(): ModelSpec[] {
       // Round 10: the hand-written identity-benign lines weigh 2 here, not 4 as for hate: with round 10's anger, grief and
       // debate lines about groups at 4, toxicity trained without ToxiGen ranked it worse (training/dev-transfer.ts 0.826 → 0.808; 0.821 at 2).
       name: 'toxicity',
+      decisionCut: 0.52,
       seed: 101,
       positives: [davHate, davOffensive, olidOff, { ...hatEvalHate, weight: 0.5 }, { ...harassment, weight: 3 }, identityHate, toxHate, hateOwn],
       negatives: [everyday, chatHam, davNeither, olidNot, hatEvalNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 2 }, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, selfHarm, sexual, { ...generalTweets, weight: 0.5 }],
     },
     {
       name: 'hate',
+      decisionCut: 0.15,
       embeddings: true,
       seed: 102,
       positives: [{ ...davHate, weight: 2 }, { ...hatEvalHate, weight: 0.2 }, toxHate, identityHate, hateOwn, ...(obfuscation ? [obfuscatedHate] : [])],
@@ -402,6 +417,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'sexual',
+      decisionCut: 0.25,
       embeddings: true,
       seed: 103,
       positives: [{ ...sexual, weight: 2 }],
@@ -412,6 +428,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'violence',
+      decisionCut: 0.46,
       embeddings: true,
       seed: 104,
       positives: [violence, violentHate, violentTweets],
@@ -421,6 +438,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'self_harm',
+      decisionCut: 0.19,
       embeddings: true,
       seed: 105,
       positives: [selfHarm],
@@ -429,12 +447,14 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'flirtation',
+      decisionCut: 0.1,
       seed: 106,
       positives: [flirtation],
       negatives: [everyday, chatHam, paragraphs, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, { ...sexual, weight: 0.5 }, violence, harassment, davNeither, generalTweets],
     },
     {
       name: 'spam',
+      decisionCut: 0.06,
       embeddings: true,
       seed: 107,
       // Round 12: NBSVM-style scaling (5-fold CV F1 0.9628 → 0.9653, AUC 0.9943 → 0.9948, AP 0.9834 → 0.9861; power 0.5
@@ -445,6 +465,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'self_promotion',
+      decisionCut: 0.05,
       seed: 108,
       positives: [{ name: 'youtube:spam(4 videos)', texts: texts(ytTrain, (e) => e.label === 1) }, selfPromotion],
       negatives: [{ name: 'youtube:ham(4 videos)', texts: texts(ytTrain, (e) => e.label === 0) }, { name: 'sms:all', texts: every(smsTrain, 2).map((e) => e.text) }, neutral, { ...generalTweets, texts: every(generalTweets.texts, 3) }, davNeitherWithLink],
@@ -467,7 +488,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     ...sentimentSpecs(sentimentVal, emotion, neutral),
   ];
-  return specs.map(withIssue27Data);
+  return specs.filter((spec) => ISSUE27 || spec.name !== 'toxicity_severe').map(withIssue27Data);
 }
 
 function sentimentSpecs(sentimentVal: Example[], emotion: Example[], neutral: Source): ModelSpec[] {
@@ -545,10 +566,11 @@ export interface TrainResult {
 
 export function trainAll(outputDir: string, only?: Set<string>, log: (line: string) => void = console.log): TrainResult {
   mkdirSync(outputDir, { recursive: true });
+  setContextFeatures(ISSUE27);
   // Issue #27: the reviewed es/pt/fr/de terms after the English ones; an English term keeps its own entry.
   const english = surgeProfanity().filter((t) => t.term.length > 1);
   const englishTerms = new Set(english.map((t) => t.term));
-  const profanity = [...english, ...multilingualProfanity().filter((t) => !englishTerms.has(t.term))].sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+  const profanity = [...english, ...(ISSUE27 ? multilingualProfanity() : []).filter((t) => !englishTerms.has(t.term))].sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
   setProfanityTerms(profanity);
   writeFileSync(resolve(outputDir, PROFANITY_TERMS_FILE), `${JSON.stringify(profanity)}\n`);
 
@@ -621,7 +643,7 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
       if (method === 'oof' || method === 'platt') calibrations[spec.name] = { used: offset, oof: bestF1Margin(margins, labels), platt: plattMidpoint(margins, labels) };
       log(`${spec.name}: boundary (${method}) fit on ${labels.length} held-out scores, moved by ${offset.toFixed(3)} log-odds`);
     }
-    if (spec.decisionCut !== undefined && process.env.OPEN_MODERATION_NO_DECISION_CUTS !== '1') bias -= Math.log(spec.decisionCut / (1 - spec.decisionCut));
+    if (ISSUE27 && spec.decisionCut !== undefined && process.env.OPEN_MODERATION_NO_DECISION_CUTS !== '1') bias -= Math.log(spec.decisionCut / (1 - spec.decisionCut));
     const payload = encodeModel(trained.weights, bias);
     const file = compressModel(payload);
     const fileName = `${spec.name}.oml`;
@@ -641,8 +663,9 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
   }
   void mulberry32;
   const manifest = {
+    ...(ISSUE27 ? { corpus: describeCorpus(loadedCorpus()) } : {}),
     format: 'OML1: raw-deflated; header magic u32, feature count u32, scale f32, bias f32; then int8 weight per feature',
-    featurizer: { hashBits: HASH_BITS, featureCount: FEATURE_COUNT, embeddingBase: EMBEDDING_BASE },
+    featurizer: { hashBits: HASH_BITS, featureCount: FEATURE_COUNT, embeddingBase: EMBEDDING_BASE, ...(ISSUE27 ? { contextFeatures: true } : {}) },
     wordVectors: {
       file: WORD_VECTORS_FILE,
       sha256: createHash('sha256').update(vectorsFile).digest('hex'),

@@ -99,9 +99,11 @@ export interface TextFeatures {
 }
 
 /**
- * Issue #27's context features, each chosen on training/dev-corpus.ts (OPEN_MODERATION_FEATURES_OFF, a comma list
- * of these names, turns them off there for comparison; it is read once, at start):
- * - accents: Latin accents folded before hashing;
+ * Issue #27's context features. Models declare whether they were trained with them (models/manifest.json,
+ * `featurizer.contextFeatures`; models.ts calls setContextFeatures when it loads them, training when it starts), so
+ * weights and featurizer always agree. OPEN_MODERATION_FEATURES_OFF (a comma list of these names, read once) turns
+ * single ones off for comparisons on training/dev-corpus.ts.
+ * - accents: Latin accents folded before hashing (ñ kept);
  * - skipgrams: word pairs one and two words apart ("kill ... you", "send ... pics"): threats and solicitation are
  *   carried by pairs that an inserted word hides from plain bigrams;
  * - negation: the three words after a negator ("not", "never", "nunca", "nicht", "jamais"...) also hash as negated,
@@ -110,10 +112,23 @@ export interface TextFeatures {
  *   reported, so that quoting abuse to report it can learn weights of its own.
  */
 const FEATURES_OFF = new Set((process.env.OPEN_MODERATION_FEATURES_OFF ?? '').split(',').filter(Boolean));
-const FOLD_ACCENTS = !FEATURES_OFF.has('accents');
-const SKIPGRAMS = !FEATURES_OFF.has('skipgrams');
-const NEGATION = !FEATURES_OFF.has('negation');
-const REPORTED = !FEATURES_OFF.has('reported');
+let FOLD_ACCENTS = false;
+let SKIPGRAMS = false;
+let NEGATION = false;
+let REPORTED = false;
+let contextFeaturesOn = false;
+
+/** Switches the context features on or off (for the models loaded, or the models being trained). */
+export function setContextFeatures(on: boolean): void {
+  contextFeaturesOn = on;
+  FOLD_ACCENTS = on && !FEATURES_OFF.has('accents');
+  SKIPGRAMS = on && !FEATURES_OFF.has('skipgrams');
+  NEGATION = on && !FEATURES_OFF.has('negation');
+  REPORTED = on && !FEATURES_OFF.has('reported');
+  memoKeys.length = 0;
+  memoValues.length = 0;
+}
+export const contextFeaturesEnabled = (): boolean => contextFeaturesOn;
 
 const NEGATORS = new Set([
   'not', 'no', 'never', 'nothing', 'nobody', 'nor', 'neither', "don't", 'dont', "doesn't", 'doesnt', "didn't", 'didnt', "isn't", 'isnt', "aren't", "wasn't", "won't", 'wont',

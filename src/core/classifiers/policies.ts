@@ -6,7 +6,7 @@
 import type { FieldResult, Policy, PolicyContext, PolicySettings } from '../policy.ts';
 import { featuresOf, type TextFeatures } from './features.ts';
 import { lexiconIndex } from './lexicons.ts';
-import { model, type ModelName } from './models.ts';
+import { loadModels, model, type ModelName } from './models.ts';
 
 // Six decimals: coarser rounding ties many low scores at 0 and destroys the ranking.
 const round = (value: number): number => Math.round(Math.min(1, Math.max(0, value)) * 1e6) / 1e6;
@@ -49,6 +49,8 @@ export const FEATURES_ANALYSIS_KEY = 'classifier-features';
  * policy would otherwise featurize every field again (an object of ten long fields took seconds).
  */
 export function fieldFeatures(text: string, ctx: PolicyContext | undefined): TextFeatures {
+  // The models say which featurizer they need (issue #27's context features or not): load them before featurizing.
+  loadModels();
   if (!ctx) return featuresOf(text);
   const shared = ctx.analyses.get(FEATURES_ANALYSIS_KEY) as { text: string; features: TextFeatures } | undefined;
   if (shared !== undefined && shared.text === text) return shared.features;
