@@ -15,8 +15,9 @@ import { DATASETS_DIR, davidson, hasLink, probeLines, smsSpam, tweetEval, tweetE
 import { averagePrecision, bootstrapInterval, rocAuc, thresholdMetrics, weightedF1, weightedMean, weightedRocAuc, type WeightedStatistic } from '../training/metrics.ts';
 import { mulberry32 } from '../training/logistic.ts';
 import { withoutHarmWords } from '../training/train-all.ts';
+import { LOOK_NAMES, loadSealed, looksMarkdown, publicTestsMarkdown, recordLooks, scorePublicTests, scoreSealed, scoreSimpleSafety, sealedMarkdown, simpleSafetyMarkdown } from './eval-realistic.ts';
 
-const { values } = parseArgs({ options: { out: { type: 'string' }, print: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { out: { type: 'string' }, print: { type: 'boolean' }, note: { type: 'string', default: '' } } });
 const outputPath = resolve(values.out ?? resolve(REPO_ROOT, 'docs/evaluation-classifiers.md'));
 
 loadModels();
@@ -261,6 +262,33 @@ const acceptanceRows = acceptance
   })
   .join('\n');
 
+// Issue #27: the sealed realistic test set, the new public test splits and SimpleSafetyTests (scripts/eval-realistic.ts),
+// and the OpenAI set's AUC against issue #27's bar. Every set this run scored is counted in evaluation/looked-at.json.
+const sealedLoad = loadSealed();
+const sealedSection = sealedLoad.messages.length > 0 ? sealedMarkdown(scoreSealed(sealedLoad)) : 'The sealed set (evaluation/sealed/*.jsonl) is missing: not scored.';
+const publicSection = publicTestsMarkdown(scorePublicTests());
+const simpleSafetySection = simpleSafetyMarkdown(scoreSimpleSafety());
+const ISSUE27_OPENAI_BAR = 0.9;
+const openaiIssue27 = [
+  '| category | policy | ROC AUC | bar | met |',
+  '|---|---|---:|---:|:---:|',
+  ...openaiCategories.map(([key, policyId, name]) => {
+    const auc = rowOf(`OpenAI moderation eval — ${name} (${key})`, policyId).auc;
+    return `| ${name} (${key}) | ${policyId} | ${fmt(auc)} | ≥ ${ISSUE27_OPENAI_BAR.toFixed(2)} | ${auc >= ISSUE27_OPENAI_BAR ? 'yes' : '**no**'} |`;
+  }),
+].join('\n');
+const looks = recordLooks(
+  [
+    ...(sealedLoad.messages.length > 0 ? [LOOK_NAMES.sealed] : []),
+    'OpenAI moderation eval (samples-1680)',
+    'HateCheck',
+    'Bias madlibs 77k and Wikipedia toxicity subsets',
+    LOOK_NAMES.public,
+    LOOK_NAMES.sst,
+  ],
+  `${values.note ?? ''}${sealedLoad.messages.length > 0 ? ` (sealed set ${sealedLoad.sha256.slice(0, 16)})` : ''}`,
+);
+
 const manifest = JSON.parse(readFileSync(resolve(REPO_ROOT, 'models/manifest.json'), 'utf8')) as {
   models: Array<{ name: string; bytes: number }>;
   wordVectors?: { file: string; bytes: number; words: number };
@@ -268,6 +296,11 @@ const manifest = JSON.parse(readFileSync(resolve(REPO_ROOT, 'models/manifest.jso
 const totalBytes = manifest.models.reduce((sum, m) => sum + m.bytes, 0);
 const template = readFileSync(resolve(REPO_ROOT, 'docs/evaluation-classifiers.template.md'), 'utf8');
 const report = template
+  .replace('{{SEALED}}', sealedSection)
+  .replace('{{OPENAI_ISSUE27}}', openaiIssue27)
+  .replace('{{PUBLIC_TESTS}}', publicSection)
+  .replace('{{SIMPLE_SAFETY}}', simpleSafetySection)
+  .replace('{{LOOKS}}', looksMarkdown(looks))
   .replace('{{ACCEPTANCE}}', acceptanceRows)
   .replace('{{OPENAI}}', table((r) => r.set.startsWith('OpenAI')))
   .replace('{{HATECHECK_ACCURACY}}', fmt(hatecheckAccuracy))

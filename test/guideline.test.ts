@@ -247,3 +247,116 @@ describe('borderline re-scoring without a model backend', () => {
     assert.match(response.body.errors[0].message, /no model backend configured/);
   });
 });
+
+describe('the model backend as the accurate path (channel presets, issue #27)', () => {
+  let fake: FakeOpenAI;
+  let t: TestServer;
+  type Policy = { id: string; probability: number; flagged: boolean; data?: { rescored?: { original_probability: number } } };
+  const CLASSIFIERS = ['toxicity', 'hate', 'violence', 'self_harm'];
+  const italian = "Ti ammazzo stasera, non hai scampo: questo è solo l'inizio e lo sai anche tu";
+  const spanish = 'Te voy a buscar esta noche y no vas a tener donde esconderte, te lo juro';
+  const english = 'see you at the match tomorrow, bring the snacks please';
+  const submit = (text: string, channel: string) => t.request('POST', '/v1/moderate', { body: { content: { type: 'text', text }, channel, doNotStore: true } });
+  const promptsSince = (count: number) =>
+    fake.requests.slice(count).map((r) => ({
+      system: (r.body as { messages: Array<{ content: string }> }).messages[0]!.content,
+      user: (r.body as { messages: Array<{ content: string }> }).messages[1]!.content,
+    }));
+
+  before(async () => {
+    fake = await startFakeOpenAI();
+    t = await startTestServer({ MODEL_BACKEND_URL: fake.url, MODEL_BACKEND_TIMEOUT_MS: '1000', ALLOW_PRIVATE_OUTBOUND: 'true' });
+    const channels: Array<[string, unknown]> = [
+      ['plain', null],
+      ['every-text', { low: 0, high: 1 }],
+      ['outside', { low: 0.99, high: 1, outsideLanguages: true }],
+      ['non-english', { low: 0.99, high: 1, nonEnglish: true, outsideLanguages: true }],
+    ];
+    for (const [key, borderlineRescore] of channels) {
+      const created = await t.request('POST', '/v1/channels', { body: { key, name: key, policies: CLASSIFIERS.map((id) => ({ id })), borderlineRescore } });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+    }
+  });
+  after(async () => {
+    await t.close();
+    await fake.close();
+  });
+  beforeEach(() => {
+    fake.behaviour.failWithStatus = undefined;
+  });
+
+  test('text outside the models\' languages is marked in errors, never passed as clean', async () => {
+    for (const text of [italian, 'Я тебя найду сегодня вечером, и тебе не поздоровится']) {
+      const response = await submit(text, 'plain');
+      assert.equal(response.status, 200);
+      assert.equal(response.body.meta.status, 'partial_success', text);
+      const entry = response.body.errors.find((e: { id: string }) => e.id === 'unsupported_language');
+      assert.ok(entry, JSON.stringify(response.body.errors));
+      assert.match(entry.message, /en, es, pt, fr, de/);
+      assert.match(entry.message, /borderlineRescore\.outsideLanguages/);
+    }
+    for (const text of [english, spanish]) {
+      const response = await submit(text, 'plain');
+      assert.equal(response.body.meta.status, 'success', text);
+      assert.equal(response.body.errors, undefined);
+    }
+  });
+
+  test('a channel that asks judges every text by the backend, with each policy\'s definition', async () => {
+    const calls = fake.requests.length;
+    const response = await submit(english, 'every-text');
+    assert.equal(response.status, 200);
+    assert.equal(response.body.meta.status, 'success');
+    const prompts = promptsSince(calls);
+    assert.equal(prompts.length, CLASSIFIERS.length);
+    for (const id of CLASSIFIERS) {
+      const policy = (response.body.policies as Policy[]).find((p) => p.id === id)!;
+      assert.equal(policy.probability, 0.04, id);
+      assert.ok(policy.data?.rescored, `${id} was re-judged`);
+      const prompt = prompts.find((p) => p.system.includes(`"${id}"`));
+      assert.ok(prompt, `a prompt for ${id}`);
+      assert.equal(prompt.user, english);
+    }
+    // The labelling guide's definitions, look-alikes included, reach the backend.
+    assert.match(prompts.find((p) => p.system.includes('"violence"'))!.system, /denying a threat/);
+    assert.match(prompts.find((p) => p.system.includes('"self_harm"'))!.system, /farewells/);
+  });
+
+  test('outsideLanguages sends text outside the models\' languages whatever its score, and then it is judged', async () => {
+    const calls = fake.requests.length;
+    const response = await submit(italian, 'outside');
+    assert.equal(response.body.meta.status, 'success', JSON.stringify(response.body.errors));
+    assert.equal(response.body.errors, undefined);
+    assert.equal(promptsSince(calls).length, CLASSIFIERS.length);
+    for (const policy of response.body.policies as Policy[]) assert.ok(policy.data?.rescored, policy.id);
+    // English and Spanish text keeps its built-in scores there (none of them is inside the 0.99–1 band).
+    const before = fake.requests.length;
+    for (const text of [english, spanish]) assert.equal((await submit(text, 'outside')).body.meta.status, 'success');
+    assert.equal(fake.requests.length, before);
+  });
+
+  test('nonEnglish also sends Spanish, Portuguese, French and German text, not English', async () => {
+    let calls = fake.requests.length;
+    const response = await submit(spanish, 'non-english');
+    assert.equal(response.body.meta.status, 'success');
+    assert.equal(promptsSince(calls).length, CLASSIFIERS.length);
+    calls = fake.requests.length;
+    await submit(english, 'non-english');
+    assert.equal(fake.requests.length, calls);
+  });
+
+  test('when the backend fails, the text stays marked as outside and each failure is reported', async () => {
+    fake.behaviour.failWithStatus = 503;
+    const response = await submit(italian, 'outside');
+    assert.equal(response.body.meta.status, 'partial_success');
+    const ids = (response.body.errors as Array<{ id: string }>).map((e) => e.id).sort();
+    assert.deepEqual(ids, [...CLASSIFIERS, 'unsupported_language'].sort());
+  });
+
+  test('the language settings are stored and shown', async () => {
+    const shown = (await t.request('GET', '/v1/channels/non-english')).body.borderlineRescore;
+    assert.deepEqual(shown, { low: 0.99, high: 1, nonEnglish: true, outsideLanguages: true });
+    const bad = await t.request('PUT', '/v1/channels/outside', { body: { borderlineRescore: { low: 0, high: 1, outsideLanguages: 'yes' } } });
+    assert.equal(bad.status, 400);
+  });
+});

@@ -16,6 +16,8 @@ import { findAuthorSnapshot, refreshAuthorSnapshot, type AuthorSummary } from '.
 import type { ModerateBody, ModerateResponse } from '../schemas/moderate.ts';
 import type { ModelBackendConfig } from '../policies/guideline.ts';
 import { rescoreCandidates, type RescoreCandidate } from '../policies/rescore.ts';
+import { classifierPolicies } from '../core/classifiers/index.ts';
+import { languageSupport, MODEL_LANGUAGES, type LanguageSupport } from '../core/classifiers/language-support.ts';
 import { applyReplacements } from './masking.ts';
 import { prepareText, type PreparedField } from './prepare-text.ts';
 import { evaluateField, round, runInsights, type TextAnalysis } from './text-analysis.ts';
@@ -66,6 +68,9 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
     ? offloaded.fields.map((f): PreparedField => ({ ...f, analyses: new Map(f.unicode ? [['unicode', f.unicode]] : []), replacements: [] }))
     : texts.map((field) => prepareText(field.key, field.text, channel.config.unicodeNormalization, policySettings));
 
+  // languages: the built-in classifiers know five; text in another is said to be outside them, never passed as clean
+  const languages = policySettings.some((settings) => BUILT_IN_CLASSIFIERS.has(settings.id)) ? fields.map(noteLanguage) : null;
+
   // run policies
   const errors: PolicyError[] = media.map(notAnalysed);
   const scored: ScoredPolicy[] = [];
@@ -93,7 +98,10 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
     }
   }
   // second opinion (channel opt-in): the model backend re-judges built-in scores near the decision point
-  if (rescore) errors.push(...(await secondOpinion(deps, rescore, rescorable, shadowFlagged, body.content.type === 'object')));
+  const judgedByBackend = rescore ? await secondOpinion(deps, rescore, rescorable, shadowFlagged, body.content.type === 'object') : null;
+  if (judgedByBackend) errors.push(...judgedByBackend.errors);
+  const outside = languages ? fields.filter((_, i) => languages[i]!.status === 'outside') : [];
+  if (outside.length > 0 && !judgedByBackend?.outsideJudged) errors.push(outsideLanguagesError(outside));
 
   // evaluate and recommend
   const evaluation = evaluate(scored);
@@ -250,6 +258,33 @@ const notAnalysed = (field: MediaField): PolicyError => ({
 
 type PolicyOutcome = { scored: ScoredPolicy; shadowFlagged: boolean; strongestField: PreparedField } | { error: string };
 
+/** Ids of the built-in classifiers: the policies whose models know only MODEL_LANGUAGES. */
+const BUILT_IN_CLASSIFIERS: ReadonlySet<string> = new Set(classifierPolicies.map((policy) => policy.id));
+const LANGUAGE_SUPPORT_KEY = 'language-support';
+
+/** The field's language support, kept in its analyses for the second opinion. */
+function noteLanguage(field: PreparedField): LanguageSupport {
+  const support = languageSupport(field.text);
+  field.analyses.set(LANGUAGE_SUPPORT_KEY, support);
+  return support;
+}
+
+const languageOf = (field: PreparedField): LanguageSupport | undefined => field.analyses.get(LANGUAGE_SUPPORT_KEY) as LanguageSupport | undefined;
+
+/** Issue #27: text the built-in classifiers cannot judge says so in `errors` (status partial_success), never an unexplained allow. */
+function outsideLanguagesError(fields: readonly PreparedField[]): PolicyError {
+  const described = fields.map((field) => {
+    const guess = languageOf(field)?.language;
+    return `${field.key === null ? 'the text' : `field "${field.key}"`}${guess ? ` (looks like ${guess})` : ''}`;
+  });
+  return {
+    id: 'unsupported_language',
+    message:
+      `The built-in classifiers know ${MODEL_LANGUAGES.join(', ')}; ${described.join(', ')} ${fields.length === 1 ? 'is' : 'are'} in another language or script, ` +
+      "so their scores are not a judgement of it. A channel's borderlineRescore.outsideLanguages sends such text to the model backend.",
+  };
+}
+
 interface RescoreTarget {
   scored: ScoredPolicy;
   settings: PolicySettings;
@@ -268,13 +303,24 @@ async function secondOpinion(
   targets: readonly RescoreTarget[],
   shadowFlagged: string[],
   isObject: boolean,
-): Promise<PolicyError[]> {
+): Promise<{ errors: PolicyError[]; outsideJudged: boolean }> {
+  const always = (field: PreparedField): boolean => {
+    const support = languageOf(field);
+    if (!support) return false;
+    if (support.status === 'outside') return settings.outsideLanguages === true;
+    return settings.nonEnglish === true && support.language !== null && support.language !== 'en';
+  };
   const candidates: RescoreCandidate[] = targets.map((target) => ({
     policyId: target.scored.result.id,
     probability: target.scored.result.probability,
     text: target.strongestField.text,
+    always: always(target.strongestField),
   }));
   const outcomes = await rescoreCandidates(settings, candidates, modelBackendOf(deps), { allowPrivateOutbound: deps.config?.allowPrivateOutbound ?? false });
+  // Text outside the models' languages counts as judged when the backend answered for every classifier asked about it.
+  const outsideCandidates = candidates.filter((c, i) => c.always && languageOf(targets[i]!.strongestField)?.status === 'outside');
+  const outsideJudged =
+    settings.outsideLanguages === true && outsideCandidates.length > 0 && outcomes.every((o, i) => !candidates[i]!.always || languageOf(targets[i]!.strongestField)?.status !== 'outside' || o.status === 'rescored');
   const errors: PolicyError[] = [];
   outcomes.forEach((outcome, index) => {
     if (outcome.status === 'failed') errors.push({ id: outcome.policyId, message: outcome.message });
@@ -292,7 +338,7 @@ async function secondOpinion(
     if (observed && shadowIndex < 0) shadowFlagged.push(result.id);
     if (!observed && shadowIndex >= 0) shadowFlagged.splice(shadowIndex, 1);
   });
-  return errors;
+  return { errors, outsideJudged };
 }
 
 function modelBackendOf(deps: PipelineDeps): ModelBackendConfig | null {

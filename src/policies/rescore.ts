@@ -14,20 +14,41 @@ export interface BorderlineRescoreSettings {
   high: number;
   /** Classifier policies to re-score; absent = every built-in classifier the channel runs. */
   policies?: string[];
+  /**
+   * Also re-judge, whatever their score, texts outside the built-in classifiers' languages (en, es, pt, fr, de;
+   * src/core/classifiers/language-support.ts), which those classifiers cannot judge (issue #27).
+   */
+  outsideLanguages?: boolean;
+  /** Also re-judge, whatever their score, texts in the supported languages other than English, where the classifiers have less data. */
+  nonEnglish?: boolean;
 }
 
-/** Plain-language category definitions the backend judges against. */
+/**
+ * Plain-language category definitions the backend judges against. The ten main policies use the labelling guide's
+ * definitions (training/corpus/POLICIES.md), look-alikes included, so the backend and the built-in models judge
+ * by the same rules.
+ */
 const CATEGORY_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  toxicity: 'rude, disrespectful or insulting language aimed at a person or group, likely to make someone leave a conversation',
-  toxicity_severe: 'very hateful, aggressive or threatening language, far beyond ordinary rudeness',
-  hate: 'content that attacks, demeans or threatens people because of race, ethnicity, religion, gender, sexual orientation, disability or nationality',
-  sexual: 'sexually explicit content or sexual solicitation',
-  flirtation: 'flirting, romantic or sexual advances towards the reader',
-  profanity: 'swear words, obscenities or vulgar language',
-  violence: 'threats of violence, incitement to violence, or graphic descriptions of violence or injury',
-  self_harm: 'content that promotes, encourages or describes suicide or self-harm, or states an intent to self-harm',
-  spam: 'unsolicited bulk or commercial messages, scams, phishing or repetitive link-dropping',
-  self_promotion: 'promotion of the author\'s own channel, product, service or social media',
+  toxicity:
+    'insults, harassment, bullying, demeaning or hostile language aimed at a person or group, including threats, sextortion and telling someone to harm themselves. Not toxic: banter clearly between friends, criticism of work or ideas without insult, quoting abuse to report it, counter-speech, complaints about a product',
+  toxicity_severe:
+    'severe abuse: threats of serious harm, telling someone to kill themselves, slur-laden or dehumanizing attacks, sexual harassment of a person, sustained degrading abuse. Ordinary rudeness or one mild insult is not severe',
+  hate:
+    'attacking, dehumanizing, stereotyping as fact, using slurs against, or inciting against people for a protected attribute (race, ethnicity, nationality, religion, sex or gender, sexual orientation, gender identity, disability, age), including coded and implicit hate and praise of extremist violence. Not hate: neutral or positive mention of an identity, reclaimed self-reference, counter-speech, reporting or quoting hate to condemn it, discussing discrimination, news',
+  sexual:
+    'sexually explicit or suggestive content, soliciting sex or nudes, offering sexual services, sextortion, any sexualised approach to or grooming of a minor (asking age then secrecy, moving to private apps, gifts for photos). Not sexual: sex education, medical and health questions, relationship advice, non-explicit dating profiles, plain lingerie or swimwear listings, art history',
+  flirtation:
+    'flirting: compliments on looks, pickup lines, innuendo, romantic or sexual advances. Not flirting: platonic compliments on work or skills, polite customer-service warmth, talking about dating in general',
+  profanity:
+    'swearing, vulgar or obscene words, also obfuscated ("f*ck", "sh1t", "a$$"), whether or not aimed at anyone. Not profanity: innocent words that contain profane letters ("Scunthorpe", "assess", "cocktail"), clean language',
+  violence:
+    'threats of violence (direct, conditional, veiled, indirect or obfuscated, like "unalive" or "k1ll"), inciting or glorifying violence against people or animals, gore described to shock, asking for or giving ways to hurt someone. Not violence: idioms ("killing it", "dying of laughter"), games and fiction clearly framed as such, sports, news and history, self-defence classes, hunting, cooking and butchering, quoting a threat to report it, denying a threat',
+  self_harm:
+    'suicidal intent or ideation (also indirect: farewells, wanting to sleep and never wake up, giving belongings away), self-injury, encouraging or instructing self-harm or suicide, pro-eating-disorder encouragement. Not self-harm: hyperbole ("this exam is killing me"), support messages and crisis resources, recovery stories that do not encourage, news, fitness and diet talk without harm, asking how to help a friend',
+  spam:
+    'unsolicited bulk, commercial or fraudulent messages: scams (romance, overpayment, advance fee, job fees, fake delivery fees, crypto investment, giveaways), phishing, prize notices, repeated promotion, pushing a marketplace deal off-platform or to odd payment methods. Not spam: ordinary buying and selling talk, a friend sharing a link, legitimate order or delivery questions, discussing scams to warn others',
+  self_promotion:
+    'advertising the writer\'s own channel, account, shop, service or product where nobody asked ("check out my channel", "follow my IG", "I do commissions, DM me"). Not self-promotion: answering when someone asks for a link, recommending someone else\'s thing, a listing in a marketplace, an artist\'s profile bio',
   illicit: 'offers, requests or instructions for illegal goods or activities',
   illicit_drugs: 'buying, selling or using illegal drugs',
   illicit_alcohol: 'selling or promoting alcohol',
@@ -63,6 +84,8 @@ export interface RescoreCandidate {
   policyId: string;
   probability: number;
   text: string;
+  /** Sent whatever the score (the text is outside the models' languages, or not English, and the channel asks for that). */
+  always?: boolean;
 }
 
 export type RescoreOutcome =
@@ -87,11 +110,13 @@ export async function rescoreCandidates(
     candidates.map(async (candidate): Promise<RescoreOutcome> => {
       const { policyId, probability } = candidate;
       const description = CATEGORY_DESCRIPTIONS[policyId];
-      if (!description || (selected && !selected.has(policyId)) || probability < band.low || probability > band.high) return { policyId, status: 'kept' };
+      const inBand = candidate.always === true || (probability >= band.low && probability <= band.high);
+      if (!description || (selected && !selected.has(policyId)) || !inBand) return { policyId, status: 'kept' };
       if (!backend) {
         return { policyId, status: 'failed', message: `Borderline score of "${policyId}" was not re-scored: no model backend configured (set MODEL_BACKEND_URL); the built-in score was kept` };
       }
-      const outcome = await rescoreBorderline(backend, { policyId, description, probability, band }, candidate.text, undefined, options);
+      // A text sent whatever its score is judged over the whole range.
+      const outcome = await rescoreBorderline(backend, { policyId, description, probability, band: candidate.always ? { low: 0, high: 1 } : band }, candidate.text, undefined, options);
       if (outcome.error !== undefined) {
         return { policyId, status: 'failed', message: `Borderline score of "${policyId}" could not be re-scored by the model backend (${outcome.error}); the built-in score was kept` };
       }

@@ -88,6 +88,10 @@ const recommendationFields = {
           policies: Type.Optional(
             Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50, uniqueItems: true, description: 'Built-in classifiers to re-score; absent = all' }),
           ),
+          outsideLanguages: Type.Optional(
+            Type.Boolean({ description: "Also re-judge, whatever the score, text outside the built-in classifiers' languages (en, es, pt, fr, de)" }),
+          ),
+          nonEnglish: Type.Optional(Type.Boolean({ description: 'Also re-judge, whatever the score, text in Spanish, Portuguese, French or German' })),
         },
         { additionalProperties: false },
       ),

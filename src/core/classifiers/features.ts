@@ -98,6 +98,54 @@ export interface TextFeatures {
   sentenceGroups: TextFeatures[];
 }
 
+/**
+ * Issue #27's context features. Models declare whether they were trained with them (models/manifest.json,
+ * `featurizer.contextFeatures`; models.ts calls setContextFeatures when it loads them, training when it starts), so
+ * weights and featurizer always agree. OPEN_MODERATION_FEATURES_OFF (a comma list of these names, read once) turns
+ * single ones off for comparisons on training/dev-corpus.ts.
+ * - accents: Latin accents folded before hashing (ñ kept);
+ * - skipgrams: word pairs one and two words apart ("kill ... you", "send ... pics"): threats and solicitation are
+ *   carried by pairs that an inserted word hides from plain bigrams;
+ * - negation: the three words after a negator ("not", "never", "nunca", "nicht", "jamais"...) also hash as negated,
+ *   so "I would never hurt you" need not score like "I would hurt you";
+ * - reported: in a text that quotes or reports someone ("he said", a quotation mark), every word also hashes as
+ *   reported, so that quoting abuse to report it can learn weights of its own.
+ */
+const FEATURES_OFF = new Set((process.env.OPEN_MODERATION_FEATURES_OFF ?? '').split(',').filter(Boolean));
+let FOLD_ACCENTS = false;
+let SKIPGRAMS = false;
+let NEGATION = false;
+let REPORTED = false;
+let contextFeaturesOn = false;
+
+/** Switches the context features on or off (for the models loaded, or the models being trained). */
+export function setContextFeatures(on: boolean): void {
+  contextFeaturesOn = on;
+  FOLD_ACCENTS = on && !FEATURES_OFF.has('accents');
+  SKIPGRAMS = on && !FEATURES_OFF.has('skipgrams');
+  NEGATION = on && !FEATURES_OFF.has('negation');
+  REPORTED = on && !FEATURES_OFF.has('reported');
+  memoKeys.length = 0;
+  memoValues.length = 0;
+}
+export const contextFeaturesEnabled = (): boolean => contextFeaturesOn;
+
+const NEGATORS = new Set([
+  'not', 'no', 'never', 'nothing', 'nobody', 'nor', 'neither', "don't", 'dont', "doesn't", 'doesnt', "didn't", 'didnt', "isn't", 'isnt', "aren't", "wasn't", "won't", 'wont',
+  "wouldn't", 'wouldnt', "shouldn't", "can't", 'cant', "couldn't", "ain't", 'aint', 'nunca', 'jamas', 'nadie', 'nada', 'ni', 'nao', 'jamais', 'nem', 'pas', 'plus', 'aucun', 'aucune',
+  'personne', 'rien', 'nicht', 'nie', 'niemals', 'kein', 'keine', 'keinen', 'keiner', 'nichts',
+]);
+const NEGATION_SCOPE = 3;
+/** Words that report what someone else wrote or said (en, es, pt, fr, de; accents folded). */
+const REPORTING_WORDS = new Set([
+  'said', 'says', 'saying', 'told', 'tells', 'telling', 'wrote', 'writes', 'texted', 'messaged', "dm'd", 'dmd', 'threatened', 'reported', 'reporting', 'screenshot',
+  'screenshots', 'quote', 'quoted', 'quoting', 'dijo', 'dice', 'escribio', 'disse', 'escreveu', 'falou', 'dit', 'ecrit', 'gesagt', 'sagte', 'schrieb', 'geschrieben',
+]);
+const QUOTATION = /["“”«»„]/;
+const SKIP_SEEDS = [0, 0, 0x68e31da4, 0x2545f491];
+const NEGATED_SEED = 0x7feb352d;
+const REPORTED_SEED = 0x846ca68b;
+
 export const CHUNK_TOKENS = 48;
 /**
  * Texts of at least this many tokens are also scored per sentence group (round 4, chosen on
@@ -148,7 +196,7 @@ function isPlainToken(raw: string): boolean {
   let run = 0;
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
-    if (c === 0x2019 || (c >= 48 && c <= 57) || c === 64 || c === 36 || c === 33 || c === 42) return false;
+    if (c === 0x2019 || (c >= 48 && c <= 57) || c === 64 || c === 36 || c === 33 || c === 42 || (c >= 0xc0 && c <= 0x24f)) return false;
     run = c === previous ? run + 1 : 1;
     if (run >= 3) return false;
     previous = c;
@@ -156,9 +204,17 @@ function isPlainToken(raw: string): boolean {
   return true;
 }
 
+const COMBINING_MARKS = /\p{M}+/gu;
+const N_TILDE = /n\u0303/g;
+const LATIN_ACCENTED = /[\u00c0-\u024f]/;
+
 function normalizeToken(raw: string): string {
   if (isPlainToken(raw)) return raw;
   let token = raw.replace(/’/g, "'");
+  // Accents folded (issue #27): "mátalo" and "matalo", "tötet" and "totet" share their features, whichever
+  // way a writer typed them; ß and æ-like letters that do not decompose stay as they are.
+  // ñ stays: folded, "coño" would be "cono" (a cone) and "año" "ano".
+  if (FOLD_ACCENTS && LATIN_ACCENTED.test(token)) token = token.normalize('NFD').replace(N_TILDE, 'ñ').replace(COMBINING_MARKS, '');
   if (/[0-9@$!*]/.test(token) && LETTER.test(token)) {
     let out = '';
     for (const ch of token) out += LEET[ch] ?? ch;
@@ -250,10 +306,31 @@ interface TokenTable {
   grams: Int32Array;
   /** Word-vector row per position; -1 for a placeholder (`__url__`) or a word without a vector. */
   rows: Int32Array;
+  /**
+   * Context features per position (issue #27), kept apart so that a window or sentence group takes only those its
+   * own tokens give: the skip-grams ending at p (1 and 2 words skipped), the negated form of p and the position of
+   * the negator that scopes it (-1: none), the reported form of p, and how many reporting words precede p.
+   */
+  skip2: Int32Array;
+  skip3: Int32Array;
+  negated: Int32Array;
+  negator: Int32Array;
+  reportedForm: Int32Array;
+  reportingBefore: Int32Array;
+  /** The whole text has quotation marks. */
+  quoted: boolean;
 }
 
-function tokenTable(tokens: readonly string[]): TokenTable {
+function tokenTable(tokens: readonly string[], quoted = false): TokenTable {
   const count = tokens.length;
+  const skip2 = new Int32Array(count);
+  const skip3 = new Int32Array(count);
+  const negated = new Int32Array(count);
+  const negator = new Int32Array(count).fill(-1);
+  const reportedForm = new Int32Array(count);
+  const reportingBefore = new Int32Array(count + 1);
+  let lastNegator = -1;
+  const wordHashes = new Uint32Array(count);
   const words = new Int32Array(count);
   const pairs = new Int32Array(count);
   const gramStarts = new Int32Array(count + 1);
@@ -273,6 +350,14 @@ function tokenTable(tokens: readonly string[]): TokenTable {
     words[t] = h & HASH_MASK;
     if (t > 0) pairs[t] = mix(previous, h) & HASH_MASK;
     previous = h;
+    wordHashes[t] = h;
+    if (t >= 2) skip2[t] = mix(wordHashes[t - 2]! ^ SKIP_SEEDS[2]!, h) & HASH_MASK;
+    if (t >= 3) skip3[t] = mix(wordHashes[t - 3]! ^ SKIP_SEEDS[3]!, h) & HASH_MASK;
+    negated[t] = mix(NEGATED_SEED, h) & HASH_MASK;
+    if (lastNegator >= 0 && t - lastNegator <= NEGATION_SCOPE && !token.startsWith('__')) negator[t] = lastNegator;
+    if (NEGATORS.has(token) || token.endsWith("n't")) lastNegator = t;
+    reportedForm[t] = mix(REPORTED_SEED, h) & HASH_MASK;
+    reportingBefore[t + 1] = reportingBefore[t]! + (REPORTING_WORDS.has(token) ? 1 : 0);
     gramStarts[t] = g;
     if (token.startsWith('__')) {
       rows[t] = -1;
@@ -286,7 +371,7 @@ function tokenTable(tokens: readonly string[]): TokenTable {
     rows[t] = withVectors ? vectorRow(vectors, token) : -1;
   }
   gramStarts[count] = g;
-  return { matches: lexiconMatches(tokens), words, pairs, gramStarts, grams: grams.subarray(0, g), rows };
+  return { matches: lexiconMatches(tokens), words, pairs, gramStarts, grams: grams.subarray(0, g), rows, skip2, skip3, negated, negator, reportedForm, reportingBefore, quoted };
 }
 
 /** URLs, emails and the like are counted once, for the whole text; its windows and sentence groups carry none. */
@@ -311,7 +396,7 @@ export function computeFeatures(text: string): TextFeatures {
   const normalized = text.normalize('NFKC').toLowerCase();
   const counts = { url: 0, email: 0, mention: 0, hashtag: 0, emoji: 0 };
   const tokens = tokenize(normalized, counts);
-  const table = tokenTable(tokens);
+  const table = tokenTable(tokens, QUOTATION.test(normalized));
   const features = featuresFromTable(text, normalized, tokens, table, 0, counts);
   if (tokens.length >= SENTENCE_SCORING_TOKENS) {
     const groups: string[][] = [];
@@ -391,7 +476,7 @@ const SPACES = /\s+/g;
  */
 function hashedNgrams(table: TokenTable, from: number, to: number, text: string): number {
   const { words, pairs, gramStarts, grams } = table;
-  const capacity = 2 * (to - from) + (gramStarts[to]! - gramStarts[from]!) + text.length + 2;
+  const capacity = 6 * (to - from) + (gramStarts[to]! - gramStarts[from]!) + text.length + 2;
   if (capacity > scratch.length) scratch = new Int32Array(capacity * 2);
   let n = 0;
   for (let t = from; t < to; t++) {
@@ -400,11 +485,27 @@ function hashedNgrams(table: TokenTable, from: number, to: number, text: string)
   }
   scratch.set(grams.subarray(gramStarts[from]!, gramStarts[to]!), n);
   n += gramStarts[to]! - gramStarts[from]!;
+  n = contextFeatures(table, from, to, n);
   // Character 3-grams of the whole text, across spaces and punctuation, digits collapsed to 0
   // ("£0.00/min", "to 00000", "word-glued"): shapes the word tokens lose (round 4, chosen on training/dev.ts).
   const shaped = ` ${text.replace(DIGITS, '0').replace(SPACES, ' ')} `;
   for (let i = 0; i + 3 <= shaped.length; i++) scratch[n++] = fnv(shaped, TEXT_CHAR_SEED, i, i + 3) & HASH_MASK;
   return n > BITMAP_MIN_COUNT ? sortedUniqueByBitmap(n) : sortedUniqueBySort(n);
+}
+
+/** Appends the context features of the tokens `from` to `to` to `scratch` from `n` on; returns the new count. */
+function contextFeatures(table: TokenTable, from: number, to: number, n: number): number {
+  const { skip2, skip3, negated, negator, reportedForm, reportingBefore } = table;
+  const reported = REPORTED && (reportingBefore[to]! - reportingBefore[from]! > 0 || (table.quoted && from === 0 && to === skip2.length));
+  for (let t = from; t < to; t++) {
+    if (SKIPGRAMS) {
+      if (t - 2 >= from) scratch[n++] = skip2[t]!;
+      if (t - 3 >= from) scratch[n++] = skip3[t]!;
+    }
+    if (NEGATION && negator[t]! >= from) scratch[n++] = negated[t]!;
+    if (reported) scratch[n++] = reportedForm[t]!;
+  }
+  return n;
 }
 
 function sortedUniqueBySort(n: number): number {

@@ -3,9 +3,11 @@ import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { decodeModel, decompressModel, type LinearModel } from './linear-model.ts';
 import { MODELS_DIR } from './paths.ts';
+import { setContextFeatures } from './features.ts';
 
 export const MODEL_NAMES = [
   'toxicity',
+  'toxicity_severe',
   'hate',
   'sexual',
   'violence',
@@ -25,6 +27,10 @@ let loaded: Map<string, LinearModel> | null = null;
 
 export function loadModels(directory: string = MODELS_DIR): void {
   if (loaded) return;
+  // The featurizer the weights were trained with (issue #27's context features or not), from the manifest.
+  const manifestPath = resolve(directory, 'manifest.json');
+  const manifest = existsSync(manifestPath) ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as { featurizer?: { contextFeatures?: boolean } }) : {};
+  setContextFeatures(manifest.featurizer?.contextFeatures === true);
   const models = new Map<string, LinearModel>();
   for (const name of MODEL_NAMES) {
     const path = resolve(directory, `${name}.oml`);

@@ -6,7 +6,7 @@
 import type { FieldResult, Policy, PolicyContext, PolicySettings } from '../policy.ts';
 import { featuresOf, type TextFeatures } from './features.ts';
 import { lexiconIndex } from './lexicons.ts';
-import { model, type ModelName } from './models.ts';
+import { loadModels, model, type ModelName } from './models.ts';
 
 // Six decimals: coarser rounding ties many low scores at 0 and destroys the ranking.
 const round = (value: number): number => Math.round(Math.min(1, Math.max(0, value)) * 1e6) / 1e6;
@@ -19,7 +19,7 @@ function lex(features: TextFeatures, category: string): number {
 }
 
 /** Detectors of harmful passages score the worst window of a long text; topic models score the whole text. */
-const WINDOWED: ReadonlySet<ModelName> = new Set(['toxicity', 'hate', 'sexual', 'violence', 'self_harm', 'flirtation']);
+const WINDOWED: ReadonlySet<ModelName> = new Set(['toxicity', 'toxicity_severe', 'hate', 'sexual', 'violence', 'self_harm', 'flirtation']);
 /** Of those, the ones that score texts of 32+ tokens per sentence group (features.ts), chosen on training/dev.ts passages (sexual and toxicity were worse there). */
 const SENTENCE_SCORED: ReadonlySet<ModelName> = new Set(['violence', 'self_harm', 'hate']);
 
@@ -49,6 +49,8 @@ export const FEATURES_ANALYSIS_KEY = 'classifier-features';
  * policy would otherwise featurize every field again (an object of ten long fields took seconds).
  */
 export function fieldFeatures(text: string, ctx: PolicyContext | undefined): TextFeatures {
+  // The models say which featurizer they need (issue #27's context features or not): load them before featurizing.
+  loadModels();
   if (!ctx) return featuresOf(text);
   const shared = ctx.analyses.get(FEATURES_ANALYSIS_KEY) as { text: string; features: TextFeatures } | undefined;
   if (shared !== undefined && shared.text === text) return shared.features;
@@ -187,6 +189,9 @@ function personalInformation(f: TextFeatures, text: string): FieldResult {
 export const classifierPolicies: Policy[] = [
   classifier('toxicity', 0.5, (f) => ({ probability: toxicity(f) })),
   classifier('toxicity_severe', 0.8, (f) => {
+    // Issue #27: a model of its own, trained on the realistic corpus's severe abuse; the lexicon composite below is the fallback.
+    const modelled = modelProbability('toxicity_severe', f);
+    if (modelled !== null) return { probability: modelled };
     const severeEvidence = Math.max(
       f.lexicon.maxProfanitySeverity === 3 ? 0.85 : 0,
       lex(f, 'slur_race') + lex(f, 'slur_gender_orientation') > 0 ? 0.9 : 0,

@@ -17,7 +17,11 @@ export function obscenityScore(text: string): number {
   return Math.min(1, 0.8 + 0.1 * (distinct - 1));
 }
 
-const isLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+/** Letters of other scripts (look-alikes), combining and invisible characters and astral symbols can disguise a word; punctuation such as ’ « » — cannot. */
+const DISGUISING = /[\p{L}\p{M}\p{Cf}\p{Cs}\p{N}]/u;
+const mayDisguise = (char: string): boolean => DISGUISING.test(char);
+
+const isLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7);
 
 /**
  * The matcher is slow next to the model (tens of microseconds for a short
@@ -31,14 +35,16 @@ export function mayHideProfanity(text: string): boolean {
   let run = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c > 0x7f) return true;
+    // Accented Latin letters are how Spanish, Portuguese, French and German are written, not a disguise: the English
+    // matcher run on them found "ass", "cum" and "fu" inside ordinary words of the UDHR (issue #27, training/dev-languages.ts).
+    if (c > 0x7f && !(c >= 0xc0 && c <= 0x24f) && mayDisguise(text[i]!)) return true;
     run = c === previous ? run + 1 : 1;
     if (run >= 3 && isLetter(c)) return true;
     if (!isLetter(c) && c !== 32 && i > 0 && isLetter(previous)) {
       // A non-letter right after a letter: disguising only if letters (or more symbols then a letter) follow.
       let j = i + 1;
       while (j < text.length && j - i < 3 && !isLetter(text.charCodeAt(j)) && text.charCodeAt(j) > 32) j++;
-      if (j < text.length && isLetter(text.charCodeAt(j)) && !(c === 39 || c === 45 || c === 46 || c === 44 || c === 47 || c === 58)) return true;
+      if (j < text.length && isLetter(text.charCodeAt(j)) && !(c === 39 || c === 45 || c === 46 || c === 44 || c === 47 || c === 58) && !(c > 0x7f && !mayDisguise(text[i]!))) return true;
     }
     previous = c;
   }

@@ -1,0 +1,66 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { corpusSplitOf, loadCorpus, nearCopyKey } from '../../../training/corpus.ts';
+import { pythonStringList } from '../../../training/public-sets.ts';
+
+const line = (fields: Record<string, unknown>) => JSON.stringify({ lang: 'en', platform: 'chat', kind: 'harmful', topic: 't', labels: ['violence'], ...fields });
+
+test('near-copies differ only in case, spacing, punctuation or digits', () => {
+  assert.equal(nearCopyKey("You're  DEAD!!! 2nite"), nearCopyKey('youre dead nite'));
+  assert.notEqual(nearCopyKey('you are dead'), nearCopyKey('you are fed'));
+  assert.equal(corpusSplitOf(nearCopyKey('Same text.')), corpusSplitOf(nearCopyKey('same TEXT')));
+});
+
+test('the corpus loader skips and counts bad lines, drops near-copies and splits by hash', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'om-corpus-'));
+  try {
+    mkdirSync(join(directory, 'writer-a'));
+    mkdirSync(join(directory, 'writer-b'));
+    const good = Array.from({ length: 40 }, (_, i) => line({ text: `I will find you, message number ${String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26))}${i}` }));
+    writeFileSync(
+      join(directory, 'writer-a', 'a.jsonl'),
+      [
+        ...good,
+        '{not json',
+        line({ text: '' }),
+        line({ text: 'fine', labels: ['murder'] }),
+        line({ text: 'fine', lang: 'it' }),
+        line({ text: 'harmful but unlabelled', labels: [] }),
+        line({ text: 'benign with a label', kind: 'hard_negative' }),
+        line({ text: 'severe implies toxicity', labels: ['toxicity_severe'] }),
+        '',
+      ].join('\n'),
+    );
+    // A near-copy in another file (kept: the first in path order), and a partial last line being written.
+    writeFileSync(join(directory, 'writer-b', 'b.jsonl'), `${line({ text: 'SEVERE implies toxicity!!', labels: ['toxicity'] })}\n${line({ text: 'half written' }).slice(0, 20)}`);
+    const load = loadCorpus(directory);
+    assert.equal(load.files, 2);
+    assert.equal(load.lines, 48);
+    assert.deepEqual(load.rejected, {
+      'not JSON': 1,
+      'text missing or blank': 1,
+      'unknown policy in labels': 1,
+      'lang not one of en, es, pt, fr, de': 1,
+      'harmful without labels': 1,
+      'benign kind with labels': 1,
+    });
+    assert.equal(load.duplicates, 1);
+    assert.equal(load.conflictingDuplicates, 1);
+    assert.equal(load.messages.length, 41);
+    const severe = load.messages.find((m) => m.text === 'severe implies toxicity');
+    assert.deepEqual(severe?.labels, ['toxicity', 'toxicity_severe']);
+    assert.equal(severe?.file, join('writer-a', 'a.jsonl'));
+    const dev = load.messages.filter((m) => m.split === 'dev').length;
+    assert.ok(dev > 0 && dev < load.messages.length, `dev ${dev} of ${load.messages.length}`);
+    for (const message of load.messages) assert.equal(message.split, corpusSplitOf(nearCopyKey(message.text)));
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
+test('C-SSRS posts are read from their Python list literal', () => {
+  assert.deepEqual(pythonStringList(`['first post', "it's the second", 'a \\'quoted\\' word\\nand a line']`), ['first post', "it's the second", "a 'quoted' word\nand a line"]);
+});

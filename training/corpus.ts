@@ -1,0 +1,215 @@
+/**
+ * The realistic training corpus (training/corpus/<writer>/*.jsonl, format in training/corpus/POLICIES.md):
+ * messages written for this project as platforms receive them, each judged per policy. This loader
+ * validates every line (bad lines are skipped and counted, never guessed at), drops near-copies, and
+ * splits the rest into train and dev by a stable hash of the normalized text, so that a message and its
+ * near-copies always fall on the same side and adding files never moves an existing message across.
+ */
+import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { resolve, relative } from 'node:path';
+import { REPO_ROOT } from '../src/core/classifiers/paths.ts';
+
+/** The ten policies the corpus judges (POLICIES.md). */
+export const CORPUS_POLICIES = ['toxicity', 'toxicity_severe', 'hate', 'violence', 'sexual', 'self_harm', 'spam', 'self_promotion', 'profanity', 'flirtation'] as const;
+export type CorpusPolicy = (typeof CORPUS_POLICIES)[number];
+export const CORPUS_LANGUAGES = ['en', 'es', 'pt', 'fr', 'de'] as const;
+export const CORPUS_PLATFORMS = ['chat', 'forum', 'marketplace', 'game', 'dating', 'comments', 'social', 'review'] as const;
+export const CORPUS_KINDS = ['harmful', 'hard_negative', 'ordinary'] as const;
+
+export interface CorpusMessage {
+  text: string;
+  labels: CorpusPolicy[];
+  lang: (typeof CORPUS_LANGUAGES)[number];
+  platform: (typeof CORPUS_PLATFORMS)[number];
+  kind: (typeof CORPUS_KINDS)[number];
+  topic: string;
+  /** Path of the file under training/corpus, and 1-based line, for messages about the data. */
+  file: string;
+  line: number;
+  split: 'train' | 'dev';
+}
+
+export interface CorpusLoad {
+  messages: CorpusMessage[];
+  files: number;
+  lines: number;
+  /** Lines skipped, by reason. */
+  rejected: Record<string, number>;
+  /** Near-copies dropped (the first occurrence, in file-path order, is kept). */
+  duplicates: number;
+  /** Of those, near-copies whose labels disagreed with the kept message. */
+  conflictingDuplicates: number;
+}
+
+export const CORPUS_DIR = process.env.OPEN_MODERATION_CORPUS ?? resolve(REPO_ROOT, 'training/corpus');
+export const MAX_CORPUS_TEXT = 5000;
+
+const POLICY_SET = new Set<string>(CORPUS_POLICIES);
+const LANGUAGE_SET = new Set<string>(CORPUS_LANGUAGES);
+const PLATFORM_SET = new Set<string>(CORPUS_PLATFORMS);
+const KIND_SET = new Set<string>(CORPUS_KINDS);
+
+/**
+ * The key near-copies share: NFKC, lower case, digits dropped, every run of punctuation, symbols and
+ * spaces collapsed to one space. "You're DEAD!!" and "youre dead" are the same message; a changed word is not.
+ */
+export function nearCopyKey(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\p{N}+/gu, '')
+    .replace(/['’`]/g, '')
+    .replace(/[^\p{L}\p{Extended_Pictographic}]+/gu, ' ')
+    .trim();
+}
+
+/** One fifth of the messages, by the SHA-256 of their near-copy key, are dev. */
+export function corpusSplitOf(key: string): 'train' | 'dev' {
+  return createHash('sha256').update(key).digest()[0]! % 5 === 0 ? 'dev' : 'train';
+}
+
+function jsonlFiles(directory: string): string[] {
+  if (!existsSync(directory)) return [];
+  const out: string[] = [];
+  for (const name of readdirSync(directory).sort()) {
+    const path = resolve(directory, name);
+    if (statSync(path).isDirectory()) out.push(...jsonlFiles(path));
+    else if (name.endsWith('.jsonl')) out.push(path);
+  }
+  return out;
+}
+
+type Validated = { ok: true; message: Omit<CorpusMessage, 'file' | 'line' | 'split'> } | { ok: false; reason: string };
+
+/** Checks one parsed line against POLICIES.md; the reason names the first rule it breaks. */
+export function validateCorpusLine(value: unknown): Validated {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, reason: 'not an object' };
+  const row = value as Record<string, unknown>;
+  const { text, labels, lang, platform, kind, topic } = row;
+  if (typeof text !== 'string' || text.trim() === '') return { ok: false, reason: 'text missing or blank' };
+  if (text.length > MAX_CORPUS_TEXT) return { ok: false, reason: `text longer than ${MAX_CORPUS_TEXT} characters` };
+  if (!Array.isArray(labels) || labels.some((label) => typeof label !== 'string')) return { ok: false, reason: 'labels not an array of strings' };
+  if (labels.some((label) => !POLICY_SET.has(label as string))) return { ok: false, reason: 'unknown policy in labels' };
+  if (typeof lang !== 'string' || !LANGUAGE_SET.has(lang)) return { ok: false, reason: 'lang not one of en, es, pt, fr, de' };
+  if (typeof platform !== 'string' || !PLATFORM_SET.has(platform)) return { ok: false, reason: 'unknown platform' };
+  if (typeof kind !== 'string' || !KIND_SET.has(kind)) return { ok: false, reason: 'unknown kind' };
+  if (kind === 'harmful' && labels.length === 0) return { ok: false, reason: 'harmful without labels' };
+  if (kind !== 'harmful' && labels.length > 0) return { ok: false, reason: 'benign kind with labels' };
+  const unique = [...new Set(labels as CorpusPolicy[])];
+  // POLICIES.md: severe toxicity is always toxicity too.
+  if (unique.includes('toxicity_severe') && !unique.includes('toxicity')) unique.push('toxicity');
+  return {
+    ok: true,
+    message: {
+      text,
+      labels: unique.sort(),
+      lang: lang as CorpusMessage['lang'],
+      platform: platform as CorpusMessage['platform'],
+      kind: kind as CorpusMessage['kind'],
+      topic: typeof topic === 'string' ? topic : '',
+    },
+  };
+}
+
+/**
+ * Which lines of the corpus the shipped models were trained on: per file (path under training/corpus), the number of
+ * complete lines and the SHA-256 of those lines. The corpus is written while models are trained; with this file,
+ * `npm run train` reads only the recorded prefix of each file, so the weights stay reproducible byte for byte, and a
+ * recorded prefix that was edited afterwards stops training with a message instead of silently changing them.
+ * `npm run train -- --snapshot` records the corpus as it is now.
+ */
+export const CORPUS_SNAPSHOT_FILE = resolve(REPO_ROOT, 'training/corpus-snapshot.json');
+export type CorpusSnapshot = Record<string, { lines: number; sha256: string }>;
+
+function completeLines(content: string): string {
+  return content.endsWith('\n') ? content : content.slice(0, content.lastIndexOf('\n') + 1);
+}
+
+/** The corpus files as they are now, for `npm run train -- --snapshot`. */
+export function snapshotCorpus(directory: string = CORPUS_DIR): CorpusSnapshot {
+  const snapshot: CorpusSnapshot = {};
+  for (const path of jsonlFiles(directory)) {
+    const complete = completeLines(readFileSync(path, 'utf8'));
+    snapshot[relative(directory, path)] = { lines: complete.split('\n').length - 1, sha256: createHash('sha256').update(complete).digest('hex') };
+  }
+  return snapshot;
+}
+
+export function readSnapshot(): CorpusSnapshot | null {
+  return existsSync(CORPUS_SNAPSHOT_FILE) ? (JSON.parse(readFileSync(CORPUS_SNAPSHOT_FILE, 'utf8')) as CorpusSnapshot) : null;
+}
+
+export function loadCorpus(directory: string = CORPUS_DIR, snapshot: CorpusSnapshot | null = null): CorpusLoad {
+  const files = snapshot ? Object.keys(snapshot).sort().map((file) => resolve(directory, file)) : jsonlFiles(directory);
+  const rejected: Record<string, number> = {};
+  const reject = (reason: string) => (rejected[reason] = (rejected[reason] ?? 0) + 1);
+  const seen = new Map<string, CorpusMessage>();
+  const messages: CorpusMessage[] = [];
+  let lines = 0;
+  let duplicates = 0;
+  let conflictingDuplicates = 0;
+  for (const path of files) {
+    const file = relative(directory, path);
+    if (snapshot && !existsSync(path)) throw new Error(`training/corpus-snapshot.json lists ${file}, which is missing`);
+    const content = readFileSync(path, 'utf8');
+    // A file being written may end in a partial line: only complete lines count.
+    let complete = completeLines(content);
+    const recorded = snapshot?.[file];
+    if (recorded) {
+      complete = complete.split('\n').slice(0, recorded.lines).map((line) => `${line}\n`).join('');
+      const digest = createHash('sha256').update(complete).digest('hex');
+      if (digest !== recorded.sha256) throw new Error(`${file}: its first ${recorded.lines} lines changed since training/corpus-snapshot.json was recorded; retrain with --snapshot`);
+    }
+    complete.split('\n').forEach((raw, index) => {
+      if (raw.trim() === '') return;
+      lines++;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        reject('not JSON');
+        return;
+      }
+      const outcome = validateCorpusLine(parsed);
+      if (!outcome.ok) {
+        reject(outcome.reason);
+        return;
+      }
+      const key = nearCopyKey(outcome.message.text);
+      if (key === '') {
+        reject('no letters');
+        return;
+      }
+      const kept = seen.get(key);
+      if (kept) {
+        duplicates++;
+        if (kept.labels.join() !== outcome.message.labels.join()) conflictingDuplicates++;
+        return;
+      }
+      const message: CorpusMessage = { ...outcome.message, file, line: index + 1, split: corpusSplitOf(key) };
+      seen.set(key, message);
+      messages.push(message);
+    });
+  }
+  return { messages, files: files.length, lines, rejected, duplicates, conflictingDuplicates };
+}
+
+let cached: CorpusLoad | null = null;
+/**
+ * The corpus as loaded once per process (training reads it for several models): the recorded snapshot when there is
+ * one (OPEN_MODERATION_CORPUS_ALL=1, for dev runs, reads every line instead).
+ */
+export function corpus(): CorpusLoad {
+  return (cached ??= loadCorpus(CORPUS_DIR, process.env.OPEN_MODERATION_CORPUS_ALL === '1' ? null : readSnapshot()));
+}
+
+/** One line for training logs and the manifest. */
+export function describeCorpus(load: CorpusLoad): string {
+  const bad = Object.entries(load.rejected)
+    .sort()
+    .map(([reason, n]) => `${reason}: ${n}`)
+    .join(', ');
+  const dev = load.messages.filter((m) => m.split === 'dev').length;
+  return `${load.files} files, ${load.lines} lines; ${Object.values(load.rejected).reduce((a, b) => a + b, 0)} rejected${bad ? ` (${bad})` : ''}; ${load.duplicates} near-copies dropped (${load.conflictingDuplicates} with other labels); ${load.messages.length} messages (${load.messages.length - dev} train, ${dev} dev)`;
+}
