@@ -22,6 +22,7 @@ import { queueRoutes } from './routes/queues.ts';
 import { actionRoutes } from './routes/actions.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { wordlistRoutes } from './routes/wordlists.ts';
+import { dashboardAppRoutes } from './routes/dashboard-app.ts';
 import { checkStorableStrings, mayHoldUnstorable } from './lib/storable-strings.ts';
 import { jsonNestedDeeperThan, MAX_JSON_DEPTH } from './lib/json-depth.ts';
 import { loadModels as loadClassifierModels } from './core/classifiers/index.ts';
@@ -148,6 +149,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     },
     { prefix: '/v1' },
   );
+  await app.register(dashboardAppRoutes);
   app.addHook('onReady', async () => {
     deps.outbox.start();
   });

@@ -1,0 +1,1 @@
+export function AuditPage() { return <div className="page">Audit</div>; }

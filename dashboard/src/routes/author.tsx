@@ -1,0 +1,1 @@
+export function AuthorPage(_: { authorId: string }) { return <div className="page">Author</div>; }

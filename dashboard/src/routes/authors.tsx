@@ -1,0 +1,1 @@
+export function AuthorsPage() { return <div className="page">Authors</div>; }

@@ -1,0 +1,1 @@
+export function CustomDataSettingsPage() { return <div className="page">Custom data</div>; }

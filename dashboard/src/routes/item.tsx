@@ -1,0 +1,1 @@
+export function ItemPage(_: { queueId: string; itemId: string }) { return <div className="page">Item</div>; }

@@ -1,0 +1,1 @@
+export function QueuePage(_: { queueId: string }) { return <div className="page">Queue</div>; }

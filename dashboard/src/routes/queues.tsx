@@ -1,0 +1,1 @@
+export function QueuesPage() { return <div className="page">Queues</div>; }
