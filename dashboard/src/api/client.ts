@@ -95,3 +95,7 @@ export function errorMessage(error: unknown): string {
   }
   return error instanceof Error ? error.message : String(error);
 }
+
+/** The prefix of everything about one project. */
+export const projectPath = (projectId: string, rest = ''): string => `/projects/${encodeURIComponent(projectId)}${rest}`;
+export const seg = encodeURIComponent;

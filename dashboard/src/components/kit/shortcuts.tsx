@@ -61,6 +61,8 @@ export function ShortcutProvider({ children }: { children: ReactNode }) {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || typingInto(event.target)) return;
       if (document.querySelector('[role="dialog"]') && event.key !== '?') return;
+      // Enter on a focused link or button keeps its own meaning.
+      if (event.key === 'Enter' && event.target instanceof HTMLElement && event.target.closest('a, button, [role="button"], summary')) return;
       if (event.key === '?') {
         event.preventDefault();
         setOpen((o) => !o);
