@@ -22,6 +22,7 @@ import { queueRoutes } from './routes/queues.ts';
 import { actionRoutes } from './routes/actions.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { wordlistRoutes } from './routes/wordlists.ts';
+import { dashboardApiRoutes, DASHBOARD_API_PREFIX, type DashboardRouteInfo } from './routes/dashboard-api/index.ts';
 import { dashboardAppRoutes } from './routes/dashboard-app.ts';
 import { checkStorableStrings, mayHoldUnstorable } from './lib/storable-strings.ts';
 import { jsonNestedDeeperThan, MAX_JSON_DEPTH } from './lib/json-depth.ts';
@@ -43,6 +44,8 @@ export interface AppDeps {
   submissions: GroupCommitter<SubmissionWrite, SubmissionWritten>;
   /** Delivers outbox events; `poke()` after a commit that enqueued some. */
   outbox: OutboxDispatcher;
+  /** Every dashboard API route with its access rule (filled as they register). */
+  dashboardRoutes: DashboardRouteInfo[];
 }
 
 export type App = FastifyInstance & { withTypeProvider(): FastifyInstance };
@@ -79,7 +82,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const deps = { config, db, submissions: submissionCommitter(db, config) } as AppDeps;
+  const deps = { config, db, submissions: submissionCommitter(db, config), dashboardRoutes: [] } as unknown as AppDeps;
   deps.outbox = new OutboxDispatcher(db, outboxHandlers(deps), {
     pollMs: config.outbox.pollMs,
     leaseMs: config.outbox.leaseMs,
@@ -149,6 +152,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     },
     { prefix: '/v1' },
   );
+  await app.register((scope) => dashboardApiRoutes(scope, deps.dashboardRoutes), { prefix: DASHBOARD_API_PREFIX });
   await app.register(dashboardAppRoutes);
   app.addHook('onReady', async () => {
     deps.outbox.start();
