@@ -31,7 +31,7 @@ let built: Promise<boolean> | null = null;
 export async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
   built ??= ensureDashboardBuilt({ quiet: true });
   await built;
-  const test = await startTestServer({ BOOTSTRAP_ADMIN_EMAIL: 'admin@example.com', ...env });
+  const test = await startTestServer(env);
   const contexts: { context: BrowserContext; browser: Browser; dir: string }[] = [];
   const dashboard: Dashboard = {
     test,

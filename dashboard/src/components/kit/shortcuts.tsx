@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Button, Dialog, Kbd } from './kit.tsx';
 
 export interface Shortcut {
@@ -7,16 +7,11 @@ export interface Shortcut {
   run: () => void;
 }
 
-// Pages register their shortcuts while mounted; `?` lists whatever is registered now.
+// Pages register their shortcuts while mounted; `?` lists whatever is registered when it opens.
+// Registering notifies no one: a re-render per registration would loop through the pages' effects.
 type Registry = Map<number, Shortcut[]>;
 const registry: Registry = new Map();
-const listeners = new Set<() => void>();
-let version = 0;
 let nextId = 1;
-const changed = () => {
-  version++;
-  for (const l of listeners) l();
-};
 
 function typingInto(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -30,13 +25,11 @@ export function useShortcuts(shortcuts: Shortcut[]): void {
   if (id.current === 0) id.current = nextId++;
   useEffect(() => {
     registry.set(id.current, shortcuts);
-    changed();
   });
   useEffect(() => {
     const mine = id.current;
     return () => {
       registry.delete(mine);
-      changed();
     };
   }, []);
 }
@@ -50,13 +43,7 @@ export const useShortcutHelp = () => useContext(HelpContext);
 
 export function ShortcutProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
-  useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => version,
-  );
+  const show = useCallback(() => setOpen(true), []);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || typingInto(event.target)) return;
@@ -78,7 +65,7 @@ export function ShortcutProvider({ children }: { children: ReactNode }) {
     return () => document.removeEventListener('keydown', onKey);
   }, []);
   return (
-    <HelpContext.Provider value={() => setOpen(true)}>
+    <HelpContext.Provider value={show}>
       {children}
       {open && (
         <Dialog title="Keyboard shortcuts" onClose={() => setOpen(false)} footer={<Button onClick={() => setOpen(false)}>Close</Button>}>
