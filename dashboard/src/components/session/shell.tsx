@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, navigate, useLocation } from '../../router.tsx';
 import { Button, Kbd } from '../kit/kit.tsx';
-import { useShortcutHelp, useShortcuts } from '../kit/shortcuts.tsx';
+import { useShortcutHelp } from '../kit/shortcuts.tsx';
 import { can, useSession } from './session.tsx';
 
 const roleNames = { admin: 'Admin', developer: 'Developer', moderator: 'Moderator' } as const;
@@ -22,10 +22,6 @@ export function Shell({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [pathname]);
-  useShortcuts([
-    { key: 'g', description: 'Go to the review queues', run: () => navigate('/queues') },
-    { key: 'a', description: 'Go to the authors', run: () => navigate('/authors') },
-  ]);
   if (!session || !project) return null;
   return (
     <div className="shell">
