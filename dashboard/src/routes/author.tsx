@@ -19,9 +19,10 @@ const RISK_NAMES = ['None', 'Low', 'Medium', 'High', 'Very high'];
 
 /** Ticks every second while a temporary block runs, and reloads once it has ended. */
 function useCountdown(until: number | null | undefined, onEnd: () => void): number | null {
-  const [now, setNow] = useState(Date.now());
+  const [, setNow] = useState(Date.now());
   useEffect(() => {
     if (!until) return;
+    setNow(Date.now());
     const timer = window.setInterval(() => {
       setNow(Date.now());
       if (Date.now() >= until) {
@@ -31,7 +32,8 @@ function useCountdown(until: number | null | undefined, onEnd: () => void): numb
     }, 1000);
     return () => window.clearInterval(timer);
   }, [until]); // eslint-disable-line react-hooks/exhaustive-deps
-  return until ? until - now : null;
+  // Read the clock at render; the ticking state only makes the page render again.
+  return until ? until - Date.now() : null;
 }
 
 function Avatar({ url, name }: { url: string | null; name: string }) {

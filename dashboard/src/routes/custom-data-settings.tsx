@@ -71,7 +71,7 @@ export function CustomDataSettingsPage() {
             <label className="check">
               <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Enable the integration
             </label>
-            <Field label="Endpoint URL" hint="https only. When a moderator opens an author, this server POSTs {version, projectId, authorExternalId, authorEmail} there, with your webhook signing secret in X-Webhook-Secret.">
+            <Field label="Endpoint URL" hint="https only. When a moderator opens an author, this server POSTs {version: 1, projectId, author: {externalId, email}} there, with your webhook signing secret in X-Webhook-Secret.">
               {(id) => <input id={id} className="input" type="url" placeholder="https://example.com/moderation/custom-data" value={url} onChange={(e) => setUrl(e.target.value)} />}
             </Field>
             <div className="stack-sm">
