@@ -195,6 +195,15 @@ describe('dashboard moderation: queues, items, claims, actions, authors, audit, 
     const detail = await mod.call('GET', `${P()}/authors/short-blocked`);
     assert.equal(detail.body.author.status, 'enabled');
     assert.equal(detail.body.block, null);
+    // The expiry job records the automatic unblock in the audit log, without an actor.
+    let expired: any[] = [];
+    for (let i = 0; i < 50 && expired.length === 0; i++) {
+      expired = (await admin.call('GET', `${P()}/audit?kind=block_expired&authorId=short-blocked`)).body.entries;
+      if (expired.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.equal(expired.length, 1);
+    assert.deepEqual(expired[0].actor, { type: 'system' });
+    assert.equal((await admin.call('GET', `${P()}/audit?moderator=system&authorId=short-blocked`)).body.entries.length, 1);
   });
 
   test('audit log filters: moderator, action type, target and dates', async () => {

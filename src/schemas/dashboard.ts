@@ -55,7 +55,7 @@ export const AuditQuery = Type.Object(
   {
     moderator: Type.Optional(Type.String({ minLength: 1, maxLength: 320 })),
     kind: Type.Optional(
-      Type.Union(['action', 'resolve', 'unresolve', 'trust_level', 'member', 'config'].map((k) => Type.Literal(k))),
+      Type.Union(['action', 'resolve', 'unresolve', 'trust_level', 'member', 'config', 'block_expired'].map((k) => Type.Literal(k))),
     ),
     actionType: Type.Optional(Id),
     authorId: Type.Optional(Id),

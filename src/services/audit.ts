@@ -7,7 +7,7 @@ import { newId } from '../lib/ids.ts';
  * Entries are only ever appended.
  */
 
-export type AuditKind = 'action' | 'resolve' | 'unresolve' | 'trust_level' | 'member' | 'config';
+export type AuditKind = 'action' | 'resolve' | 'unresolve' | 'trust_level' | 'member' | 'config' | 'block_expired';
 
 /** Who did something: an API key, or a dashboard user (id and email, copied so entries outlive the account). */
 export interface Actor {

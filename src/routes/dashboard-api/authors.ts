@@ -12,6 +12,7 @@ import { listAuditLog, writeAuditEntries } from '../../services/audit.ts';
 import { labelsOf } from '../../services/queues.ts';
 import { fetchCustomData, getCustomDataSettings } from '../../services/custom-data.ts';
 import { actorOfRequest, memberOf } from './index.ts';
+import { withinTransaction } from '../../db/database.ts';
 import { preview } from './moderation.ts';
 
 const hide = true;
@@ -107,20 +108,24 @@ export async function authorRoutes(fastify: FastifyInstance): Promise<void> {
   app.put(`${P}/authors/:authorId/trust-level`, { config: { access: 'moderate' }, schema: { hide, params: AuthorParams, body: TrustLevelBody } }, async (request) => {
     const projectId = memberOf(request).projectId;
     const { level, reason } = request.body;
-    const author = await updateAuthor(db, projectId, request.params.authorId, { manual_trust_level: level });
     const actor = actorOfRequest(request);
-    await writeAuditEntries(db, projectId, [
-      {
-        kind: 'trust_level',
-        actorKeyId: null,
-        actorUserId: actor.userId ?? null,
-        actorEmail: actor.email ?? null,
-        authorId: author.id,
-        authorExternalId: author.external_id,
-        value: level === null ? 'automatic' : String(level),
-        comment: reason,
-      },
-    ]);
+    // The change and its audit entry commit together.
+    const author = await db.transaction(async (tx) => {
+      const updated = await updateAuthor(withinTransaction(db, tx), projectId, request.params.authorId, { manual_trust_level: level });
+      await writeAuditEntries(tx, projectId, [
+        {
+          kind: 'trust_level',
+          actorKeyId: null,
+          actorUserId: actor.userId ?? null,
+          actorEmail: actor.email ?? null,
+          authorId: updated.id,
+          authorExternalId: updated.external_id,
+          value: level === null ? 'automatic' : String(level),
+          comment: reason,
+        },
+      ]);
+      return updated;
+    });
     app.deps.outbox.poke();
     return { author };
   });

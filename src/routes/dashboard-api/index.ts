@@ -78,6 +78,7 @@ export async function dashboardApiRoutes(app: FastifyInstance, routes: Dashboard
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     void reply.header('cache-control', 'no-store');
+    void reply.header('x-content-type-options', 'nosniff');
     const access = request.routeOptions.config.access;
     if (access === undefined || access === 'public') return;
     const token = readCookie(request.headers.cookie, SESSION_COOKIE);
