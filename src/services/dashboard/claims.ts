@@ -42,6 +42,8 @@ export async function claimsFor(db: Queryable, projectId: string, contentIds: re
 
 /** Claims or renews; 409 when another user holds a live claim, unless `force` takes it over. */
 export async function claimItem(db: Queryable, projectId: string, contentId: string, userId: string, force: boolean, now = Date.now()): Promise<Claim> {
+  // Claims long over are dropped as new ones are made, so the table stays the size of the work in progress.
+  await db.query('DELETE FROM dashboard_item_claims WHERE project_id = $1 AND expires_at < $2', [projectId, now - 3_600_000]);
   const { rows } = await db.query(
     `INSERT INTO dashboard_item_claims (project_id, content_id, user_id, claimed_at, expires_at) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (project_id, content_id) DO UPDATE

@@ -88,6 +88,8 @@ export async function signIn(
     throw new ApiError('UNAUTHORIZED', 'Wrong email or password');
   }
   await db.query('DELETE FROM dashboard_login_failures WHERE email = $1', [email]);
+  // Ended sessions are of no further use; a day's grace keeps them for a look after an incident.
+  await db.query('DELETE FROM dashboard_sessions WHERE user_id = $1 AND (expires_at < $2 OR revoked_at < $2)', [user.id, now - 86_400_000]);
   const token = randomBytes(32).toString('base64url');
   const session: Session = {
     id: newId('ses'),
