@@ -71,7 +71,11 @@ const Row = memo(function Row({ item, queueId, current, selected, onSelect, onFo
           <span className="muted">—</span>
         )}
       </td>
-      <td className="hide-narrow small break">{item.channelId ?? '—'}</td>
+      <td className="hide-narrow small">
+        <span className="ellipsis mono" title={item.channelId ?? undefined}>
+          {item.channelId ?? '—'}
+        </span>
+      </td>
       <td className="small">
         <Time ms={item.createdAt} />
       </td>
