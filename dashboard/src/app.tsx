@@ -23,6 +23,7 @@ const pages: [string, Page][] = [
   ['/queues', () => <QueuesPage />],
   ['/queues/:queueId', (p) => <QueuePage key={p.queueId} queueId={p.queueId!} />],
   ['/queues/:queueId/items/:itemId', (p) => <ItemPage key={p.itemId} queueId={p.queueId!} itemId={p.itemId!} />],
+  ['/items/:itemId', (p) => <ItemPage key={p.itemId} queueId={null} itemId={p.itemId!} />],
   ['/authors', () => <AuthorsPage />],
   ['/authors/:authorId', (p) => <AuthorPage key={p.authorId} authorId={p.authorId!} />],
   ['/audit', () => <AuditPage />],

@@ -97,7 +97,7 @@ export function AuditPage() {
                       )}
                       {e.contentId && (
                         <div>
-                          Item {e.queueId ? <Link href={path`/queues/${e.queueId}/items/${e.contentId}`}>{e.contentId}</Link> : e.contentId}
+                          Item <Link href={e.queueId ? path`/queues/${e.queueId}/items/${e.contentId}` : path`/items/${e.contentId}`}>{e.contentId}</Link>
                         </div>
                       )}
                     </td>

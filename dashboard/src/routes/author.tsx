@@ -11,7 +11,7 @@ import { Badge, Button, Card, ErrorNote, formatDate, formatDuration, Severity, S
 import { useToast } from '../components/kit/toast.tsx';
 import { PageHeader } from '../components/session/shell.tsx';
 import { useProject } from '../components/session/session.tsx';
-import { Link } from '../router.tsx';
+import { Link, path } from '../router.tsx';
 import { NotFoundPage } from './not-found.tsx';
 
 const BADGE_NAMES: Record<string, string> = { email_verified: 'Email verified', phone_verified: 'Phone verified', identity_verified: 'Identity verified', is_paying_customer: 'Paying customer' };
@@ -174,9 +174,9 @@ export function AuthorPage({ authorId }: { authorId: string }) {
                     {d.recentContent.map((c) => (
                       <tr key={c.id}>
                         <td>
-                          <span className="preview">
+                          <Link href={path`/items/${c.id}`} className="preview" style={{ color: 'inherit' }}>
                             <VisibleText text={c.preview || '(no text)'} />
-                          </span>
+                          </Link>
                           <div className="row small" style={{ gap: 4, marginTop: 3 }}>
                             {c.labels.filter((l) => l.flagged).map((l) => (
                               <Badge key={l.label} tone="danger" outline>

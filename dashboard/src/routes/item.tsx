@@ -17,7 +17,8 @@ import { useProject } from '../components/session/session.tsx';
 import { Link, navigate, path } from '../router.tsx';
 import { NotFoundPage } from './not-found.tsx';
 
-export function ItemPage({ queueId, itemId }: { queueId: string; itemId: string }) {
+/** An item, from a queue (`queueId`: its actions, resolve, next/previous) or on its own (read-only). */
+export function ItemPage({ queueId, itemId }: { queueId: string | null; itemId: string }) {
   const project = useProject();
   const toast = useToast();
   const detail = useItem(project.projectId, itemId, queueId);
@@ -26,17 +27,17 @@ export function ItemPage({ queueId, itemId }: { queueId: string; itemId: string 
   const [pending, setPending] = useState<ActionView | null>(null);
   const [resolving, setResolving] = useState<'resolve' | 'unresolve' | null>(null);
   const [comment, setComment] = useState('');
-  const order = queueOrder(queueId);
+  const order = queueId ? queueOrder(queueId) : { ids: [], search: '' };
   const at = order.ids.indexOf(itemId);
-  const queueHref = path`/queues/${queueId}` + order.search;
+  const queueHref = queueId ? path`/queues/${queueId}` + order.search : '/queues';
   const goTo = (offset: number) => {
     const next = order.ids[at + offset];
-    if (at >= 0 && next) navigate(path`/queues/${queueId}/items/${next}`);
+    if (queueId && at >= 0 && next) navigate(path`/queues/${queueId}/items/${next}`);
     else navigate(queueHref);
   };
 
   const run = async (action: ActionView, input: ActionInput) => {
-    const result = await executeAction(project.projectId, { actionId: action.id, queueId, contentIds: [itemId], ...input });
+    const result = await executeAction(project.projectId, { actionId: action.id, ...(queueId ? { queueId } : {}), contentIds: [itemId], ...input });
     setPending(null);
     toast(`${result.actionName}: done`);
     if (action.queueBehaviour === 'REMOVE') goTo(1);
@@ -44,7 +45,7 @@ export function ItemPage({ queueId, itemId }: { queueId: string; itemId: string 
   };
 
   const changeResolution = async () => {
-    if (!resolving) return;
+    if (!resolving || !queueId) return;
     try {
       if (resolving === 'resolve') await resolveItem(project.projectId, queueId, itemId, comment || undefined);
       else await unresolveItem(project.projectId, queueId, itemId, comment || undefined);
@@ -65,7 +66,7 @@ export function ItemPage({ queueId, itemId }: { queueId: string; itemId: string 
     { key: 'j', description: 'Next item of the queue', run: () => goTo(1) },
     { key: 'k', description: 'Previous item of the queue', run: () => goTo(-1) },
     { key: 'Escape', description: 'Back to the queue', run: () => navigate(queueHref) },
-    { key: 'e', description: resolved ? 'Unresolve this item' : 'Resolve this item', run: () => setResolving(resolved ? 'unresolve' : 'resolve') },
+    ...(queueId ? [{ key: 'e', description: resolved ? 'Unresolve this item' : 'Resolve this item', run: () => setResolving(resolved ? 'unresolve' : 'resolve') }] : []),
     ...(actions.data ?? []).flatMap((action) => {
       const key = shortcutFor(action);
       return key ? [{ key, description: action.name, run: () => setPending(action) }] : [];
@@ -116,7 +117,12 @@ export function ItemPage({ queueId, itemId }: { queueId: string; itemId: string 
       {d && (
         <div className="grid-2">
           <div className="stack">
-            <Card title="Decide" id="decide">
+            {!queueId && (
+              <div className="alert alert-info" role="note">
+                Open this item from a review queue to act on it there.
+              </div>
+            )}
+            {queueId && <Card title="Decide" id="decide">
               <div className="card-body stack">
                 {d.queue?.status === 'resolved' && (
                   <div className="alert alert-success" role="status">
@@ -148,7 +154,7 @@ export function ItemPage({ queueId, itemId }: { queueId: string; itemId: string 
                   {claim && <span className="small muted">You are reviewing this item; others see it as taken.</span>}
                 </div>
               </div>
-            </Card>
+            </Card>}
             <Card title="Content" id="content">
               <div className="card-body">
                 <ItemContent detail={d} />
