@@ -11,7 +11,7 @@ import { executeAction } from '../../services/actions.ts';
 import { listAuditLog, writeAuditEntries } from '../../services/audit.ts';
 import { labelsOf } from '../../services/queues.ts';
 import { fetchCustomData, getCustomDataSettings } from '../../services/custom-data.ts';
-import { actorOfRequest, memberOf } from './index.ts';
+import { actorOfRequest, memberOf } from './access.ts';
 import { withinTransaction } from '../../db/database.ts';
 import { preview } from './moderation.ts';
 

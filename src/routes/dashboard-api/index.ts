@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { ApiError, notFound } from '../../errors.ts';
 import { allows, type Permission } from '../../core/roles.ts';
-import { csrfMatches, CSRF_HEADER, readCookie, SESSION_COOKIE, sessionOf, type Session, type SessionPolicy } from '../../services/dashboard/sessions.ts';
-import { getUser, membership, type DashboardUser, type Membership } from '../../services/dashboard/users.ts';
-import type { Actor } from '../../services/audit.ts';
-import type { Config } from '../../config.ts';
+import { csrfMatches, CSRF_HEADER, readCookie, SESSION_COOKIE, sessionOf } from '../../services/dashboard/sessions.ts';
+import { getUser, membership } from '../../services/dashboard/users.ts';
+import { DASHBOARD_API_PREFIX, sessionPolicy, type DashboardAccess, type DashboardRouteInfo, type RouteAccess } from './access.ts';
 import { sessionRoutes } from './session.ts';
 import { moderationRoutes } from './moderation.ts';
 import { authorRoutes } from './authors.ts';
 import { settingsRoutes } from './settings.ts';
+
+export { DASHBOARD_API_PREFIX, type DashboardRouteInfo } from './access.ts';
 
 /**
  * The dashboard's JSON API (docs/dashboard-api.md): opened by a session cookie only, never by
@@ -17,46 +18,7 @@ import { settingsRoutes } from './settings.ts';
  * the path (404), one-time password changed (403), the role's permission (403).
  */
 
-export type RouteAccess = 'public' | 'session' | Permission;
-
-export interface DashboardAccess {
-  token: string;
-  session: Session;
-  user: DashboardUser;
-  /** Set on project routes. */
-  member: Membership | null;
-}
-
-export interface DashboardRouteInfo {
-  method: string;
-  url: string;
-  access: RouteAccess;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    dashboard: DashboardAccess;
-  }
-  interface FastifyContextConfig {
-    access?: RouteAccess;
-  }
-}
-
-export const DASHBOARD_API_PREFIX = '/dashboard/api';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-export const sessionPolicy = (config: Config): SessionPolicy => ({
-  idleMs: config.dashboard.sessionIdleMs,
-  absoluteMs: config.dashboard.sessionAbsoluteMs,
-  maxFailures: config.dashboard.loginMaxFailures,
-  throttleWindowMs: config.dashboard.loginThrottleWindowMs,
-});
-
-/** The acting dashboard user, as the audit log records them. */
-export const actorOfRequest = (request: FastifyRequest): Actor => ({ keyId: null, userId: request.dashboard.user.id, email: request.dashboard.user.email });
-
-/** The member of the project in the path (project routes only). */
-export const memberOf = (request: FastifyRequest): Membership => request.dashboard.member!;
 
 const PERMISSION_WORDS: Record<Permission, string> = {
   read: 'read this project',

@@ -21,7 +21,7 @@ import { executeAction, listActions, MAX_DASHBOARD_TARGETS, toActionView } from 
 import { actionsForItems, listAuditLog, type AuditKind } from '../../services/audit.ts';
 import { claimItem, claimsFor, releaseClaim } from '../../services/dashboard/claims.ts';
 import { toAuthorSummary } from '../../services/authors.ts';
-import { actorOfRequest, memberOf } from './index.ts';
+import { actorOfRequest, memberOf } from './access.ts';
 
 const hide = true;
 const PREVIEW_LENGTH = 500;

@@ -13,7 +13,7 @@ import {
   type Session,
 } from '../../services/dashboard/sessions.ts';
 import { findUserByEmail, membershipsOf, setPassword, type DashboardUser } from '../../services/dashboard/users.ts';
-import { sessionPolicy } from './index.ts';
+import { sessionPolicy } from './access.ts';
 
 const hide = true;
 

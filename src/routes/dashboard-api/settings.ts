@@ -5,7 +5,7 @@ import { AddMemberBody, CustomDataSettingsBody, MemberParams, ProjectParams, Upd
 import { getCustomDataSettings, saveCustomDataSettings } from '../../services/custom-data.ts';
 import { writeAuditEntries } from '../../services/audit.ts';
 import { createUser, findUser, listMembers, membership, removeMembership, setMembership } from '../../services/dashboard/users.ts';
-import { actorOfRequest, memberOf } from './index.ts';
+import { actorOfRequest, memberOf } from './access.ts';
 
 const hide = true;
 
