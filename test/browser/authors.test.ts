@@ -142,6 +142,41 @@ describe('browser: authors and custom data', () => {
     assert.equal(await page.getByLabel('Endpoint URL').count(), 0);
   });
 
+  test('the authors list sorts by a key in both directions; the audit log filters by moderator and kind', async () => {
+    const page = await d.signedIn(d.test.admin.email, d.test.admin.password);
+    await page.getByRole('link', { name: 'Authors' }).click();
+    await page.getByRole('table', { name: 'Authors' }).waitFor();
+    const levels = async () => (await page.locator('table[aria-label="Authors"] tbody tr td:nth-child(3) .badge').evaluateAll((els) => els.map((el) => Number(/Trust level (-?\d+)/.exec(el.getAttribute('title') ?? '')?.[1]))));
+    await page.getByLabel('Sort by').selectOption('trustLevel');
+    await page.waitForURL(/sortBy=trustLevel/);
+    await page.getByLabel('Direction').selectOption('asc');
+    await page.waitForURL(/sortDirection=asc/);
+    await page.getByText('Tess Temporary').waitFor();
+    const ascending = await levels();
+    assert.ok(ascending.length >= 4 && ascending.every((v, i) => i === 0 || ascending[i - 1]! <= v), `ascending: ${ascending}`);
+    assert.equal(ascending[0], -1, 'the manual Untrusted override sorts first');
+    await page.getByLabel('Direction').selectOption('desc');
+    await page.waitForURL(/sortDirection=desc/);
+    await page.waitForFunction(() => !document.querySelector('table[aria-label="Authors"] tbody tr')?.textContent?.includes('Tess Temporary'));
+    const descending = await levels();
+    assert.ok(descending.every((v, i) => i === 0 || descending[i - 1]! >= v), `descending: ${descending}`);
+    await page.getByText(/Page 1 · \d+ authors/).waitFor();
+
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByLabel('Moderator').fill('blocker@example.com');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/moderator=blocker%40example\.com/);
+    const rows = page.locator('table[aria-label="Audit entries"] tbody tr');
+    await rows.first().filter({ hasText: 'blocker@example.com' }).waitFor();
+    const who = await rows.locator('td:nth-child(2)').allTextContents();
+    assert.ok(who.length >= 3 && who.every((w) => w === 'blocker@example.com'), `who: ${who}`);
+    await page.getByLabel('Kind').selectOption('trust_level');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/kind=trust_level/);
+    await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Audit entries"] tbody tr').length === 1);
+    await rows.first().getByText('ban evasion suspected').waitFor();
+  });
+
   test('payloads in content, author names, metadata, queue names and custom data render as text', async () => {
     endpoint.respond = () => ({ body: JSON.stringify({ version: 1, items: [{ type: 'field', label: XSS.img, value: XSS.script, tooltip: XSS.svg }, { type: 'heading', label: XSS.svg }, { type: 'link', label: XSS.img, url: 'https://crm.example.com/?q=<script>' }] }) });
     const page = await d.signedIn(d.test.admin.email, d.test.admin.password);
