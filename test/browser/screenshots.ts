@@ -78,6 +78,18 @@ try {
   await page.getByRole('table', { name: 'Queue items' }).waitFor();
   await page.keyboard.press('j');
   await shot(page, 'queue');
+  await page.keyboard.press('?');
+  await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+  await shot(page, 'shortcuts');
+  await page.keyboard.press('Escape');
+  // Some moderation, for the audit log.
+  for (const reason of ['insults another member', 'threat']) {
+    await page.keyboard.press('r');
+    await page.getByRole('dialog', { name: 'Reject item' }).waitFor();
+    await page.keyboard.type(reason);
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+  }
   await page.goto(`${d.test.url}/queues/${queue}/items/msg-1003`);
   await page.getByTestId('unicode-findings').waitFor();
   await shot(page, 'item-unicode');
@@ -93,8 +105,6 @@ try {
   await page.goto(`${d.test.url}/audit`);
   await page.getByRole('table', { name: 'Audit entries' }).or(page.getByText('No entry matches.')).waitFor();
   await shot(page, 'audit');
-  await page.keyboard.press('?');
-  await shot(page, 'shortcuts');
 
   const phone = await d.signedIn(d.test.admin.email, d.test.admin.password, { width: 390, height: 844 });
   await phone.goto(`${d.test.url}/queues/${queue}/items/msg-1003`);

@@ -30,7 +30,7 @@ export function AuditPage() {
       <PageHeader title="Audit log" sub="Every moderator and automatic action in this project" />
       <Card>
         <form className="card-body filters" onSubmit={apply} aria-label="Audit filters">
-          <Field label="Moderator" hint="Email or user id; api; system">{(id) => <input id={id} className="input" value={draft.moderator} onChange={set('moderator')} />}</Field>
+          <Field label="Moderator">{(id) => <input id={id} className="input" value={draft.moderator} onChange={set('moderator')} placeholder="email, api or system" title="A moderator's email or user id; api for API-key calls; system for automatic actions" />}</Field>
           <Field label="Kind">
             {(id) => (
               <select id={id} className="select" value={draft.kind} onChange={set('kind')}>
@@ -43,7 +43,7 @@ export function AuditPage() {
               </select>
             )}
           </Field>
-          <Field label="Action type" hint="e.g. AUTHOR_BLOCK, or an action key">{(id) => <input id={id} className="input" value={draft.actionType} onChange={set('actionType')} />}</Field>
+          <Field label="Action type">{(id) => <input id={id} className="input" value={draft.actionType} onChange={set('actionType')} placeholder="AUTHOR_BLOCK or a key" />}</Field>
           <Field label="Author">{(id) => <input id={id} className="input" value={draft.authorId} onChange={set('authorId')} placeholder="external id" />}</Field>
           <Field label="Item">{(id) => <input id={id} className="input" value={draft.contentId} onChange={set('contentId')} placeholder="content id" />}</Field>
           <Field label="From">{(id) => <input id={id} className="input" type="date" value={draft.from} onChange={set('from')} />}</Field>
@@ -85,11 +85,11 @@ export function AuditPage() {
                     <td>
                       <span className="row" style={{ gap: 4 }}>
                         <strong>{describeEntry(e)}</strong>
-                        <Badge outline>{KIND_NAMES[e.kind] ?? e.kind}</Badge>
+                        {describeEntry(e) !== (KIND_NAMES[e.kind] ?? e.kind) && <Badge outline>{KIND_NAMES[e.kind] ?? e.kind}</Badge>}
                       </span>
                       {e.actionType && <div className="small muted mono">{e.actionType}</div>}
                     </td>
-                    <td className="small break">
+                    <td className="small break" style={{ minWidth: 150 }}>
                       {e.authorId && (
                         <div>
                           Author <Link href={path`/authors/${e.authorId}`}>{e.authorId}</Link>

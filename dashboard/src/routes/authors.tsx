@@ -53,8 +53,8 @@ export function AuthorsPage() {
               </select>
             )}
           </Field>
-          <Field label="Member since" hint="A date, or FROM..TO">{(id) => <input id={id} className="input" value={since} placeholder="2026-01-01.." onChange={(e) => setSince(e.target.value)} />}</Field>
-          <Field label="Last active" hint="A date, or FROM..TO">{(id) => <input id={id} className="input" value={active} placeholder="2026-11-01.." onChange={(e) => setActive(e.target.value)} />}</Field>
+          <Field label="Member since">{(id) => <input id={id} className="input" value={since} placeholder="2026-01-01..2026-06-30" title="A date, or FROM..TO" onChange={(e) => setSince(e.target.value)} />}</Field>
+          <Field label="Last active">{(id) => <input id={id} className="input" value={active} placeholder="2026-11-01.." title="A date, or FROM..TO" onChange={(e) => setActive(e.target.value)} />}</Field>
           <Field label="Content type">
             {(id) => (
               <select id={id} className="select" value={types} onChange={(e) => setTypes(e.target.value)}>
