@@ -3,12 +3,13 @@
 // sources. Runs after `npm install` / `npm ci` (postinstall) and before `npm start` (prestart), so
 // `npm install && npm start` stays the whole set-up. `--force` rebuilds regardless.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-const stampFile = join(root, 'dist', '.source-hash');
+const dist = join(root, 'dist');
+const stampFile = join(dist, '.source-hash');
 
 function files(dir) {
   const out = [];
@@ -38,8 +39,22 @@ export async function ensureDashboardBuilt({ force = false, quiet = false } = {}
   if (!force && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === wanted) return false;
   const started = Date.now();
   const { build } = await import('vite');
-  await build({ configFile: join(root, 'vite.config.ts'), logLevel: quiet ? 'error' : 'warn' });
-  writeFileSync(stampFile, wanted);
+  // Built beside dist, then swapped in: a server or a second build (test files start in parallel)
+  // never sees a half-written dist.
+  const staging = join(root, `.dist-${process.pid}-${Date.now()}`);
+  try {
+    await build({ configFile: join(root, 'vite.config.ts'), logLevel: quiet ? 'error' : 'warn', build: { outDir: staging, emptyOutDir: true } });
+    writeFileSync(join(staging, '.source-hash'), wanted);
+    rmSync(dist, { recursive: true, force: true });
+    try {
+      renameSync(staging, dist);
+    } catch (error) {
+      // Another build finished first with the same sources: keep its output.
+      if (!(existsSync(stampFile) && readFileSync(stampFile, 'utf8') === wanted)) throw error;
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
   if (!quiet) process.stdout.write(`Dashboard built into dashboard/dist in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return true;
 }

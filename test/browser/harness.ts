@@ -46,7 +46,8 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
         locale: 'en-GB',
         timezoneId: 'UTC',
       });
-      context.setDefaultTimeout(10_000);
+      // Generous: the machine running the tests may be busy with other work.
+      context.setDefaultTimeout(20_000);
       contexts.push({ context, browser: context.browser()!, dir });
       return context;
     },

@@ -31,7 +31,7 @@ function useCountdown(until: number | null | undefined, onEnd: () => void): numb
       }
     }, 1000);
     return () => window.clearInterval(timer);
-  }, [until]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [until]);
   // Read the clock at render; the ticking state only makes the page render again.
   return until ? until - Date.now() : null;
 }

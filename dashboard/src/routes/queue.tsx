@@ -35,7 +35,8 @@ export function QueuePage({ queueId }: { queueId: string }) {
   useEffect(() => {
     if (items.data) rememberQueueOrder(queueId, items.data.items, window.location.search);
     if (list.length > 0 && (currentId === null || !list.some((i) => i.id === currentId))) setCurrentId(list[0]!.id);
-  }, [items.data]); // eslint-disable-line react-hooks/exhaustive-deps
+    // Only when a new page of items arrives: moving with j/k must not be undone.
+  }, [items.data]);
 
   useEffect(() => {
     if (currentId) document.querySelector(`tr[data-item-id="${CSS.escape(currentId)}"]`)?.scrollIntoView({ block: 'nearest' });

@@ -23,7 +23,8 @@ export function useAuditLog(projectId: string, filters: Query) {
         setLoading(false);
       }
     },
-    [projectId, key], // eslint-disable-line react-hooks/exhaustive-deps
+    // `key` stands for the filters: a new object with the same filters must not reload.
+    [projectId, key],
   );
   useEffect(() => {
     const controller = new AbortController();

@@ -50,11 +50,12 @@ export function Empty({ children }: { children: ReactNode }) {
 }
 
 export function Card({ title, actions, children, className, id }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string; id?: string }) {
+  const headingId = useId();
   return (
-    <section className={['card', className].filter(Boolean).join(' ')} aria-labelledby={title ? `${id ?? ''}h` : undefined} id={id}>
+    <section className={['card', className].filter(Boolean).join(' ')} aria-labelledby={title ? headingId : undefined} id={id}>
       {title && (
         <div className="card-header">
-          <h2 id={`${id ?? ''}h`}>{title}</h2>
+          <h2 id={headingId}>{title}</h2>
           {actions && <div className="row">{actions}</div>}
         </div>
       )}
