@@ -10,7 +10,7 @@ export function matchSpans(text: string, policies: PolicyResult[]): MatchSpan[] 
   for (const policy of policies) {
     for (const m of policy.matches ?? []) {
       if (typeof m.match !== 'string' || m.match === '') continue;
-      const kind = policy.id.includes('wordlist') || policy.type === 'wordlist' ? 'word' : 'entity';
+      const kind = policy.id.includes('wordlist') || (policy.data !== undefined && 'words' in policy.data) ? 'word' : 'entity';
       const [start, end] = Array.isArray(m.span) ? m.span : [-1, -1];
       if (text.slice(start, end) === m.match) spans.push({ start, end, kind, label: policy.id });
       else {
@@ -71,7 +71,12 @@ export function ItemContent({ detail }: { detail: ItemDetail }) {
             {value?.type === 'image' && typeof value.url === 'string' ? (
               <ImageThumb url={value.url} label={`Image field ${key}`} />
             ) : (
-              <TextBlock text={String(value?.text ?? '')} findings={findingsFor(detail, key)} matches={[]} label={`Field ${key}`} />
+              <TextBlock
+                text={String(value?.text ?? '')}
+                findings={findingsFor(detail, key)}
+                matches={matchSpans(String(value?.text ?? ''), detail.policies.filter((p) => !p.flagged_fields || p.flagged_fields.includes(key)))}
+                label={`Field ${key}`}
+              />
             )}
           </div>
         ))}
