@@ -4,6 +4,10 @@ import type { Page } from 'playwright-core';
 import { startHttpsEndpoint, type HttpsEndpoint } from '../support/https-endpoint.ts';
 import { createQueue, startDashboard, submit, watchErrors, type Dashboard } from './harness.ts';
 
+// Callbacks given to page.evaluate and waitForFunction run in the browser; the project's type set
+// has no DOM, so their globals are declared here, for this file only.
+declare const window: any, document: any;
+
 const XSS = {
   img: '<img src=x onerror="window.__xss=1">',
   script: '<script>window.__xss=2</script>',

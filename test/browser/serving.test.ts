@@ -48,7 +48,7 @@ describe('the dashboard is served by the API process', () => {
     for (const path of ['/v1/nope', '/v1', '/dashboard/api/nope', '/assets/missing-abc.js']) {
       const response = await get(path, { accept: 'text/html' });
       assert.equal(response.status, 404, path);
-      assert.equal((await response.json()).code, 'NOT_FOUND', path);
+      assert.equal(((await response.json()) as { code: string }).code, 'NOT_FOUND', path);
     }
     const noHtml = await get('/queues', { accept: 'application/json' });
     assert.equal(noHtml.status, 404);
