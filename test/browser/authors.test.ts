@@ -129,13 +129,13 @@ describe('browser: authors and custom data', () => {
     assert.equal(call.headers['x-crm-key'], 'crm-secret');
     assert.deepEqual(JSON.parse(call.body).author, { externalId: 'cd-1', email: 'cd-1@example.com' });
 
-    // The slow endpoint: the page is there at once, and the panel says quietly that it gave up.
-    const started = Date.now();
+    // The slow endpoint (8 s, past the 3 s timeout): the page shows the author, and the panel says
+    // quietly that the server gave up; the endpoint's late answer is never shown.
     await page.goto(`${d.test.url}/authors/slow-1`);
     await page.getByTestId('author-name').filter({ hasText: 'Sam Slow' }).waitFor();
     await page.getByTestId('custom-data-unavailable').waitFor({ timeout: 20_000 });
     assert.match((await page.getByTestId('custom-data-unavailable').textContent())!, /Custom data unavailable \(timeout\)/);
-    assert.ok(Date.now() - started < 8000, 'the note came before the endpoint would have answered');
+    assert.equal(await page.getByTestId('custom-data').getByText('Good standing').count(), 0);
   });
 
   test('a moderator is denied the configuration page', async () => {
