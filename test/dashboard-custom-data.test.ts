@@ -8,7 +8,7 @@ import { getSigningSecrets } from '../src/services/webhooks.ts';
 import { outboundFetch } from '../src/net/outbound.ts';
 
 // Long enough for a TLS handshake on a busy test machine, short enough to keep the test quick.
-const TIMEOUT_MS = 2_500;
+const TIMEOUT_MS = 5_000;
 
 const ALL_SIX = [
   { type: 'heading', label: 'Billing' },
@@ -109,7 +109,7 @@ describe('custom data: settings and the outbound call', () => {
   });
 
   test('a slow endpoint gives a quiet "unavailable" within the timeout; garbled and failing ones too', async () => {
-    endpoint.respond = () => ({ status: 200, body: '{"version":1,"items":[]}', delayMs: 10_000 });
+    endpoint.respond = () => ({ status: 200, body: '{"version":1,"items":[]}', delayMs: 15_000 });
     const slowAuthor = await freshAuthor();
     const started = Date.now();
     const slow = await admin.call('GET', `${P()}/authors/${slowAuthor}/custom-data`);
@@ -131,7 +131,7 @@ describe('custom data: settings and the outbound call', () => {
       assert.deepEqual(r.body, { status: 'unavailable', reason });
     }
     // The author page itself never waits on the endpoint.
-    endpoint.respond = () => ({ status: 200, body: '{}', delayMs: 10_000 });
+    endpoint.respond = () => ({ status: 200, body: '{}', delayMs: 15_000 });
     const pageStarted = Date.now();
     const page = await admin.call('GET', `${P()}/authors/${await freshAuthor()}`);
     assert.equal(page.status, 200);
