@@ -28,6 +28,8 @@ import { Metrics } from './observability/metrics.ts';
 import { TextWorkerPool } from './pipeline/text-workers.ts';
 import { Redis } from 'ioredis';
 import { fixedWindow, perCalendarMonth, RateLimiter, redisCounters, storeCounters } from './services/rate-limits.ts';
+import { dashboardApiRoutes, DASHBOARD_API_PREFIX, type DashboardRouteInfo } from './routes/dashboard-api/index.ts';
+import { dashboardAppRoutes } from './routes/dashboard-app.ts';
 import { checkStorableStrings, mayHoldUnstorable } from './lib/storable-strings.ts';
 import { jsonNestedDeeperThan, MAX_JSON_DEPTH } from './lib/json-depth.ts';
 import { loadModels as loadClassifierModels } from './core/classifiers/index.ts';
@@ -52,6 +54,8 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   /** Long texts' analysis off the event loop; null with TEXT_WORKERS=0. */
   textWorkers: { pool: TextWorkerPool; minChars: number } | null;
+  /** Every dashboard API route with its access rule (filled as they register). */
+  dashboardRoutes: DashboardRouteInfo[];
 }
 
 export type App = FastifyInstance & { withTypeProvider(): FastifyInstance };
@@ -96,7 +100,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const metrics = new Metrics();
-  const deps = { config, db, metrics, submissions: submissionCommitter(db, config, metrics.groupCommit) } as AppDeps;
+  const deps = { config, db, metrics, submissions: submissionCommitter(db, config, metrics.groupCommit), dashboardRoutes: [] } as unknown as AppDeps;
   deps.outbox = new OutboxDispatcher(db, outboxHandlers(deps), {
     pollMs: config.outbox.pollMs,
     leaseMs: config.outbox.leaseMs,
@@ -183,6 +187,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     },
     { prefix: '/v1' },
   );
+  await app.register((scope) => dashboardApiRoutes(scope, deps.dashboardRoutes), { prefix: DASHBOARD_API_PREFIX });
+  await app.register(dashboardAppRoutes);
   app.addHook('onReady', async () => {
     deps.outbox.start();
     deps.rateLimiter.start();

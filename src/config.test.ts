@@ -31,3 +31,22 @@ test('a postgres URL selects PostgreSQL', () => {
   assert.equal(config.allowPrivateOutbound, true);
   assert.equal(config.port, 8080);
 });
+
+test('dashboard settings: defaults, and invalid bootstrap admin, session and CA values refused', () => {
+  const config = loadConfig({});
+  assert.deepEqual(config.bootstrapAdmin, { email: null, password: null });
+  assert.equal(config.dashboard.sessionIdleMs, 8 * 3_600_000);
+  assert.equal(config.dashboard.sessionAbsoluteMs, 7 * 86_400_000);
+  assert.equal(config.dashboard.loginMaxFailures, 10);
+  assert.equal(config.dashboard.loginThrottleWindowMs, 15 * 60_000);
+  assert.equal(config.customData.timeoutMs, 3_000);
+  assert.equal(config.outboundCa, null);
+  assert.deepEqual(loadConfig({ BOOTSTRAP_ADMIN_EMAIL: 'ops@example.com', BOOTSTRAP_ADMIN_PASSWORD: ' a long password ' }).bootstrapAdmin, {
+    email: 'ops@example.com',
+    password: ' a long password ',
+  });
+  assert.throws(
+    () => loadConfig({ BOOTSTRAP_ADMIN_EMAIL: 'not an email', BOOTSTRAP_ADMIN_PASSWORD: 'short', DASHBOARD_SESSION_IDLE_MINUTES: '0', OUTBOUND_CA_FILE: '/nonexistent/ca.pem' }),
+    (error: unknown) => error instanceof ConfigError && error.problems.length === 4,
+  );
+});

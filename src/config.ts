@@ -1,4 +1,5 @@
 import os from 'node:os';
+import fs from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -16,6 +17,25 @@ export interface Config {
   dataDir: string;
   logLevel: LogLevel;
   bootstrapApiKey: string | null;
+  /** First dashboard admin (created when no dashboard user exists). */
+  bootstrapAdmin: { email: string | null; password: string | null };
+  dashboard: {
+    /** A session unused this long ends. */
+    sessionIdleMs: number;
+    /** A session ends this long after sign-in, however active. */
+    sessionAbsoluteMs: number;
+    /** Failed sign-ins per account within the window before sign-in is refused. */
+    loginMaxFailures: number;
+    loginThrottleWindowMs: number;
+  };
+  customData: {
+    timeoutMs: number;
+    maxResponseBytes: number;
+    /** How long an author's answer is reused. */
+    cacheMs: number;
+  };
+  /** PEM certificates trusted for outbound custom-data calls besides the system's (a private CA). */
+  outboundCa: string | null;
   allowPrivateOutbound: boolean;
   /** Largest accepted request body in bytes. */
   bodyLimit: number;
@@ -115,6 +135,23 @@ export function loadConfig(env: Env = process.env): Config {
 
   const metricsToken = read('METRICS_TOKEN') ?? null;
   if (metricsToken !== null && (metricsToken.length < 16 || /\s/.test(metricsToken))) problems.push('METRICS_TOKEN must be at least 16 characters without spaces');
+  const bootstrapAdminEmail = read('BOOTSTRAP_ADMIN_EMAIL') ?? null;
+  if (bootstrapAdminEmail !== null && !/^[^\s@]{1,64}@[^\s@]{1,255}$/.test(bootstrapAdminEmail)) problems.push('BOOTSTRAP_ADMIN_EMAIL must be an email address');
+  const bootstrapAdminPassword = env.BOOTSTRAP_ADMIN_PASSWORD === undefined || env.BOOTSTRAP_ADMIN_PASSWORD === '' ? null : env.BOOTSTRAP_ADMIN_PASSWORD;
+  if (bootstrapAdminPassword !== null && (bootstrapAdminPassword.length < 12 || bootstrapAdminPassword.length > 200)) {
+    problems.push('BOOTSTRAP_ADMIN_PASSWORD must be 12 to 200 characters');
+  }
+
+  let outboundCa: string | null = null;
+  const caFile = read('OUTBOUND_CA_FILE');
+  if (caFile !== undefined) {
+    try {
+      outboundCa = fs.readFileSync(caFile, 'utf8');
+      if (!outboundCa.includes('-----BEGIN CERTIFICATE-----')) problems.push(`OUTBOUND_CA_FILE (${caFile}) holds no PEM certificate`);
+    } catch (error) {
+      problems.push(`OUTBOUND_CA_FILE cannot be read: ${(error as Error).message}`);
+    }
+  }
 
   const publicUrl = read('PUBLIC_URL') ?? null;
   if (publicUrl !== null && !/^https?:\/\/[^\s]+$/.test(publicUrl)) problems.push('PUBLIC_URL must be an http(s) URL');
@@ -139,6 +176,19 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(read('DATA_DIR') ?? './data'),
     logLevel,
     bootstrapApiKey,
+    bootstrapAdmin: { email: bootstrapAdminEmail, password: bootstrapAdminPassword },
+    dashboard: {
+      sessionIdleMs: integer('DASHBOARD_SESSION_IDLE_MINUTES', 480, 1, 43_200) * 60_000,
+      sessionAbsoluteMs: integer('DASHBOARD_SESSION_MAX_HOURS', 168, 1, 8_760) * 3_600_000,
+      loginMaxFailures: integer('DASHBOARD_LOGIN_MAX_FAILURES', 10, 3, 1_000),
+      loginThrottleWindowMs: integer('DASHBOARD_LOGIN_WINDOW_MINUTES', 15, 1, 1_440) * 60_000,
+    },
+    customData: {
+      timeoutMs: integer('CUSTOM_DATA_TIMEOUT_MS', 3_000, 100, 10_000),
+      maxResponseBytes: 262_144,
+      cacheMs: integer('CUSTOM_DATA_CACHE_SECONDS', 60, 0, 3_600) * 1000,
+    },
+    outboundCa,
     allowPrivateOutbound: boolean('ALLOW_PRIVATE_OUTBOUND', false),
     bodyLimit: integer('BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     metricsToken,

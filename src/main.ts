@@ -35,6 +35,18 @@ async function main(): Promise<void> {
   } else {
     lines.push('  API keys: npx open-moderation keys create --name <name>   (existing keys: keys list)');
   }
+  if (server.bootstrappedAdmin) {
+    const { email, oneTimePassword } = server.bootstrappedAdmin;
+    lines.push(
+      '',
+      `  Dashboard admin:    ${email}`,
+      oneTimePassword
+        ? `  One-time password (shown once; you choose your own at first sign-in): ${oneTimePassword}`
+        : '  Password:           the one in BOOTSTRAP_ADMIN_PASSWORD',
+    );
+  } else {
+    lines.push('  Dashboard users: npx open-moderation users create --email <email> --role <admin|developer|moderator>');
+  }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 
   let stopping = false;

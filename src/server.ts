@@ -4,6 +4,7 @@ import { openDatabase, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { bootstrap } from './services/projects.ts';
 import { buildApp } from './app.ts';
+import { bootstrapAdmin } from './services/dashboard/users.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -11,6 +12,8 @@ export interface RunningServer {
   url: string;
   /** Set only on the very first start of an empty store. */
   bootstrapped: { projectId: string; apiKey: string } | null;
+  /** Set when this start created the first dashboard admin; `oneTimePassword` null when BOOTSTRAP_ADMIN_PASSWORD was used. */
+  bootstrappedAdmin: { email: string; oneTimePassword: string | null; projectId: string } | null;
   close(): Promise<void>;
 }
 
@@ -25,6 +28,7 @@ export async function startServer(config: Config, options: { inMemory?: boolean 
   try {
     await migrate(db);
     const seeded = await bootstrap(db, config.bootstrapApiKey);
+    const admin = await bootstrapAdmin(db, config.bootstrapAdmin);
     const app = await buildApp(config, db);
     const address = await app.listen({ port: config.port, host: config.host });
     const url = config.publicUrl ?? address.replace('[::1]', 'localhost');
@@ -34,6 +38,7 @@ export async function startServer(config: Config, options: { inMemory?: boolean 
       db,
       url,
       bootstrapped: seeded ? { projectId: seeded.project.id, apiKey: seeded.apiKey } : null,
+      bootstrappedAdmin: admin,
       close() {
         // In-flight requests finish (and their writes commit) before the store closes.
         closing ??= app.close().then(() => db.close());

@@ -16,10 +16,15 @@ export interface TestServer {
   baseURL: string;
   apiKey: string;
   projectId: string;
+  /** The first dashboard admin (of `projectId`), created at start. */
+  admin: { email: string; password: string };
   request(method: string, path: string, options?: { body?: unknown; rawBody?: string; key?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
   newProject(): Promise<{ projectId: string; apiKey: string }>;
   close(): Promise<void>;
 }
+
+const TEST_ADMIN_EMAIL = 'admin@example.test';
+const TEST_ADMIN_PASSWORD = 'test-admin-password';
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const target = await createTestDatabaseUrl();
@@ -31,6 +36,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     BOOTSTRAP_API_KEY: apiKey,
+    BOOTSTRAP_ADMIN_EMAIL: TEST_ADMIN_EMAIL,
+    BOOTSTRAP_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '4' } : {}),
     ...env,
   });
@@ -42,6 +49,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     baseURL: `${url}/v1`,
     apiKey,
     projectId: server.bootstrapped!.projectId,
+    admin: { email: env.BOOTSTRAP_ADMIN_EMAIL ?? TEST_ADMIN_EMAIL, password: env.BOOTSTRAP_ADMIN_PASSWORD ?? TEST_ADMIN_PASSWORD },
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       const key = options.key === undefined ? apiKey : options.key;

@@ -60,11 +60,23 @@ describe('the server as a process: first start, CLI, shutdown', () => {
     assert.match(first.output(), /Dashboard and API:\s+http:\/\/127\.0\.0\.1:\d+/);
     const r = await moderate(first.url, key, { content: { type: 'text', text: 'hello' }, contentId: 'first-start' });
     assert.equal(r.status, 200);
+    // The first dashboard admin and a one-time password, printed beside the key; it signs in.
+    assert.match(first.output(), /Dashboard admin:\s+admin@localhost/);
+    const oneTime = /One-time password \(shown once[^)]*\): (\S+)/.exec(first.output())?.[1];
+    assert.ok(oneTime, first.output());
+    const signedIn = await fetch(`${first.url}/dashboard/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@localhost', password: oneTime }),
+    });
+    assert.equal(signedIn.status, 200);
+    assert.equal(((await signedIn.json()) as { user: { mustChangePassword: boolean } }).user.mustChangePassword, true);
     first.child.kill('SIGTERM');
     assert.equal(await exited(first.child), 0);
 
     const second = await startServerProcess(store.env);
     assert.doesNotMatch(second.output(), /API key \(shown once/);
+    assert.doesNotMatch(second.output(), /One-time password/);
     const again = await moderate(second.url, key, { content: { type: 'text', text: 'hello again' } });
     assert.equal(again.status, 200);
     second.child.kill('SIGTERM');

@@ -215,3 +215,19 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     close: () => pool.end(),
   };
 }
+
+/**
+ * A service written against a Database (it opens its own transaction) run inside a transaction
+ * the caller already holds: its "transaction" is the caller's, so both commit or roll back together.
+ */
+export function withinTransaction(db: Database, tx: Queryable): Database {
+  return {
+    kind: db.kind,
+    parallelism: 1,
+    query: (sql, params, options) => tx.query(sql, params, options),
+    exec: (sql) => tx.exec(sql),
+    transaction: (work) => work(tx),
+    stats: () => db.stats(),
+    close: () => Promise.reject(new Error('A transaction handle cannot close the store')),
+  };
+}

@@ -9,6 +9,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import tls from 'node:tls';
 import ipaddr from 'ipaddr.js';
 
 export type OutboundErrorCode =
@@ -49,6 +50,8 @@ export interface OutboundInit {
   signal?: AbortSignal;
   /** Defaults to 5. */
   maxRedirects?: number;
+  /** Extra PEM certificates trusted for https besides the system's (a private CA; tests). */
+  ca?: string;
 }
 
 export interface OutboundResponse {
@@ -140,10 +143,12 @@ export function createOutboundFetch(dependencies: OutboundDependencies = {}) {
     body: string | Buffer | undefined,
     maxBytes: number,
     signal: AbortSignal,
+    ca: string | undefined,
   ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
     return new Promise((resolvePromise, reject) => {
       const transport = url.protocol === 'https:' ? https : http;
-      const request = transport.request(url, { method, headers, lookup: pinnedLookup(addresses), signal, agent: false });
+      const trust = ca !== undefined && url.protocol === 'https:' ? { ca: [...tls.rootCertificates, ca] } : {};
+      const request = transport.request(url, { method, headers, lookup: pinnedLookup(addresses), signal, agent: false, ...trust });
       request.on('error', (error) => {
         if (signal.aborted) reject(signal.reason instanceof OutboundError ? signal.reason : new OutboundError('aborted', 'Request aborted', { cause: error }));
         else if (error instanceof OutboundError) reject(error);
@@ -211,7 +216,7 @@ export function createOutboundFetch(dependencies: OutboundDependencies = {}) {
       const maxRedirects = init.maxRedirects ?? 5;
       for (let hop = 0; ; hop++) {
         const addresses = await raceAbort(vet(url, init));
-        const response = await requestOnce(url, addresses, method, headers, body, init.maxBytes, controller.signal);
+        const response = await requestOnce(url, addresses, method, headers, body, init.maxBytes, controller.signal, init.ca);
         const location = response.headers.location;
         if (response.status < 300 || response.status >= 400 || location === undefined) {
           return { ...response, url: url.toString() };

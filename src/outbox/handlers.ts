@@ -3,6 +3,7 @@ import { exponentialBackoff, type TopicHandler } from './outbox.ts';
 import { AUTHOR_BLOCK_EXPIRED_TOPIC, expireAuthorBlock } from '../services/authors.ts';
 import { authorPayloads, DELIVER_TOPIC, emitEvents, NEW_QUEUE_ITEM_TOPIC, webhookDeliveryHandler } from '../services/webhooks.ts';
 import { newQueueItemHandler } from '../services/queues.ts';
+import { writeAuditEntries } from '../services/audit.ts';
 
 /**
  * Every outbox topic and the handler that delivers it. Domains add their
@@ -17,6 +18,10 @@ export function outboxHandlers(deps: AppDeps): Map<string, TopicHandler> {
       await deps.db.transaction(async (tx) => {
         if (!(await expireAuthorBlock(tx, event.projectId, authorId, Number(event.payload.until)))) return;
         const author = (await authorPayloads(tx, event.projectId, [authorId])).get(authorId) ?? null;
+        // An automatic action: in the audit log without an actor.
+        await writeAuditEntries(tx, event.projectId, [
+          { kind: 'block_expired', actorKeyId: null, authorId, authorExternalId: author?.external_id ?? null, value: new Date(Number(event.payload.until)).toISOString() },
+        ]);
         // Stable id: a second run of this job finds the event written and sends nothing twice.
         await emitEvents(tx, event.projectId, [{ type: 'AUTHOR_UNBLOCKED', id: `evt_unblock_${event.id}`, data: { author, reason: 'block_expired' } }]);
       });

@@ -28,6 +28,7 @@ import {
   resolveItem,
   unresolveItem,
   updateQueue,
+  type ItemQuery,
 } from '../services/queues.ts';
 
 const tags = ['queues'];
@@ -43,6 +44,28 @@ function boundedInt(raw: string | undefined, fallback: number, min: number, max:
 
 const commaList = (raw: string | undefined) =>
   raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+
+/** The item-list query of a queue (the filters and sorts of queue.items.list). */
+export function parseItemQuery(q: ItemListQuery, defaultPageSize = 20): ItemQuery {
+  const extra: QueueFilter = {};
+  if (q.afterDate !== undefined) extra.afterDate = q.afterDate;
+  if (q.beforeDate !== undefined) extra.beforeDate = q.beforeDate;
+  if (q.authorId !== undefined) extra.authorID = q.authorId;
+  const conversations = commaList(q.conversationIds);
+  if (conversations) extra.conversationIds = conversations;
+  const actions = commaList(q.filteredActionIds);
+  if (actions) extra.filteredActionIds = actions;
+  const labels = commaList(q.labels);
+  if (labels) extra.labels = labels;
+  return {
+    pageNumber: boundedInt(q.pageNumber, 1, 1, 1_000_000, '/pageNumber'),
+    pageSize: boundedInt(q.pageSize, defaultPageSize, 1, 100, '/pageSize'),
+    sortField: q.sortField ?? 'createdAt',
+    sortDirection: q.sortDirection ?? 'desc',
+    includeResolved: q.includeResolved === undefined ? undefined : q.includeResolved === 'true',
+    extra,
+  };
+}
 
 export async function queueRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -112,25 +135,7 @@ export async function queueRoutes(fastify: FastifyInstance): Promise<void> {
     { schema: { summary: 'List the items of a queue', tags, params: QueueParams, querystring: ItemListQuery, response: { 200: ItemListResponse, ...errorResponses(404) } } },
     async (request) => {
       const queue = await getQueue(db, request.principal.projectId, request.params.id);
-      const q = request.query;
-      const extra: QueueFilter = {};
-      if (q.afterDate !== undefined) extra.afterDate = q.afterDate;
-      if (q.beforeDate !== undefined) extra.beforeDate = q.beforeDate;
-      if (q.authorId !== undefined) extra.authorID = q.authorId;
-      const conversations = commaList(q.conversationIds);
-      if (conversations) extra.conversationIds = conversations;
-      const actions = commaList(q.filteredActionIds);
-      if (actions) extra.filteredActionIds = actions;
-      const labels = commaList(q.labels);
-      if (labels) extra.labels = labels;
-      return listQueueItems(db, queue, {
-        pageNumber: boundedInt(q.pageNumber, 1, 1, 1_000_000, '/pageNumber'),
-        pageSize: boundedInt(q.pageSize, 20, 1, 100, '/pageSize'),
-        sortField: q.sortField ?? 'createdAt',
-        sortDirection: q.sortDirection ?? 'desc',
-        includeResolved: q.includeResolved === undefined ? undefined : q.includeResolved === 'true',
-        extra,
-      });
+      return listQueueItems(db, queue, parseItemQuery(request.query));
     },
   );
 

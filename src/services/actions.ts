@@ -5,7 +5,7 @@ import { queueFilterSql, SqlParams } from '../core/queue-filter.ts';
 import { builtInActionKey, type BuiltInActionKey } from '../core/action-keys.ts';
 import { isUniqueViolation } from './channels.ts';
 import { forgetAuthorSnapshots, setAuthorStatus, type AuthorRecord } from './authors.ts';
-import { writeAuditEntries, type AuditEntryInput } from './audit.ts';
+import { actorId, actorOf, writeAuditEntries, type Actor, type AuditEntryInput } from './audit.ts';
 import { getQueue, ITEM_COLUMNS, webhookItem, type Queue } from './queues.ts';
 import { actionWebhooks, authorPayloads, emitEvents, syncActionWebhooks, type ActionWebhookInput, type EventDraft, type WebhookEventType } from './webhooks.ts';
 
@@ -312,7 +312,12 @@ export interface ExecuteInput {
   queueId?: string;
   duration?: number;
   comment?: string;
+  /** With queueId: refuse (409) when one of the items is already resolved in that queue, instead of acting again. */
+  refuseResolved?: boolean;
 }
+
+/** Most targets one dashboard execution accepts (contentIds and authorIds together). */
+export const MAX_DASHBOARD_TARGETS = 1_000;
 
 export interface ExecuteResult {
   action: Action;
@@ -381,7 +386,9 @@ async function loadAuthors(tx: Queryable, projectId: string, ids: readonly strin
  * behaviour, one audit entry per target, webhook events. Invalid input changes
  * nothing.
  */
-export async function executeAction(db: Database, projectId: string, actorKeyId: string, input: ExecuteInput): Promise<ExecuteResult> {
+export async function executeAction(db: Database, projectId: string, by: string | Actor, input: ExecuteInput): Promise<ExecuteResult> {
+  const actor = actorOf(by);
+  const who = { actorKeyId: actor.keyId, actorUserId: actor.userId ?? null, actorEmail: actor.email ?? null };
   const contentIds = input.contentIds ?? [];
   const authorIds = input.authorIds ?? [];
   if (contentIds.length === 0 && authorIds.length === 0) {
@@ -408,6 +415,7 @@ export async function executeAction(db: Database, projectId: string, actorKeyId:
   return db.transaction(async (tx) => {
     const now = Date.now();
     const items = await loadItems(tx, projectId, contentIds);
+    if (queue !== null && input.refuseResolved && items.length > 0) await refuseResolvedItems(tx, queue, items);
     const explicitAuthors = await loadAuthors(tx, projectId, authorIds);
     const actionRef = { id: action.id, key: action.key, name: action.name, type: action.type };
     const actionPayload = { id: action.id, key: action.key, name: action.name, value: input.value ?? null, type: action.type };
@@ -426,7 +434,7 @@ export async function executeAction(db: Database, projectId: string, actorKeyId:
     if (queue !== null && items.length > 0 && type !== 'AUTHOR_DELETE') {
       const ids = jsonList(items.map((i) => i.id as string));
       if (action.queueBehaviour === 'REMOVE') {
-        const params = new SqlParams([projectId, queue.id, now, actorKeyId, input.comment ?? input.value ?? null, ids]);
+        const params = new SqlParams([projectId, queue.id, now, actorId(actor), input.comment ?? input.value ?? null, ids]);
         const { rows } = await tx.query<{ content_id: string }>(
           `INSERT INTO queue_resolutions (queue_id, content_id, project_id, resolved_at, resolved_by, comment)
            SELECT $2, ci.id, $1, $3, $4, $5 FROM content_items ci
@@ -469,7 +477,7 @@ export async function executeAction(db: Database, projectId: string, actorKeyId:
     // Audit: one entry per item, and one per named author.
     const entries: AuditEntryInput[] = items.map((item) => ({
       kind: 'action',
-      actorKeyId,
+      ...who,
       action: actionRef,
       queueId: queue?.id ?? null,
       contentId: item.id as string,
@@ -481,7 +489,7 @@ export async function executeAction(db: Database, projectId: string, actorKeyId:
       itemCreatedAt: item.created_at as number,
     }));
     for (const author of explicitAuthors) {
-      entries.push({ kind: 'action', actorKeyId, action: actionRef, queueId: queue?.id ?? null, authorId: author.id, authorExternalId: author.external_id, value: input.value ?? null, comment: input.comment ?? null });
+      entries.push({ kind: 'action', ...who, action: actionRef, queueId: queue?.id ?? null, authorId: author.id, authorExternalId: author.external_id, value: input.value ?? null, comment: input.comment ?? null });
     }
     await writeAuditEntries(tx, projectId, entries, now);
 
@@ -507,4 +515,21 @@ export async function executeAction(db: Database, projectId: string, actorKeyId:
     await emitEvents(tx, projectId, drafts, now);
     return { action, contentIds: items.map((i) => i.external_id as string), authorIds: explicitAuthors.map((a) => a.external_id) };
   });
+}
+
+async function refuseResolvedItems(tx: Queryable, queue: Queue, items: ReadonlyArray<Record<string, unknown>>): Promise<void> {
+  const { rows } = await tx.query<{ external_id: string; resolved_at: number; email: string | null }>(
+    `SELECT ci.external_id, r.resolved_at, u.email FROM queue_resolutions r JOIN content_items ci ON ci.id = r.content_id
+     LEFT JOIN dashboard_users u ON u.id = r.resolved_by
+     WHERE r.queue_id = $1 AND r.content_id IN (SELECT jsonb_array_elements_text($2::jsonb)) ORDER BY ci.external_id`,
+    [queue.id, jsonList(items.map((i) => i.id as string))],
+  );
+  if (rows.length === 0) return;
+  const first = rows[0]!;
+  const by = first.email ? ` by ${first.email}` : '';
+  const message =
+    rows.length === 1
+      ? `Item "${first.external_id}" was already resolved in queue "${queue.name}"${by} at ${new Date(Number(first.resolved_at)).toISOString()}; nothing was done`
+      : `${rows.length} of the items were already resolved in queue "${queue.name}"; nothing was done`;
+  throw conflict(message, rows.slice(0, 20).map((r) => ({ message: `already resolved: ${r.external_id}`, path: '/contentIds' })));
 }

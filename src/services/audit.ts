@@ -8,11 +8,25 @@ import { actionKeySpellings } from '../core/action-keys.ts';
  * Entries are only ever appended.
  */
 
-export type AuditKind = 'action' | 'resolve' | 'unresolve';
+export type AuditKind = 'action' | 'resolve' | 'unresolve' | 'trust_level' | 'member' | 'config' | 'block_expired';
+
+/** Who did something: an API key, or a dashboard user (id and email, copied so entries outlive the account). */
+export interface Actor {
+  keyId: string | null;
+  userId?: string | null;
+  email?: string | null;
+}
+
+export const actorOf = (actor: string | Actor): Actor => (typeof actor === 'string' ? { keyId: actor } : actor);
+
+/** The id recorded as resolver: the key's, or the user's. */
+export const actorId = (actor: Actor): string | null => actor.keyId ?? actor.userId ?? null;
 
 export interface AuditEntryInput {
   kind: AuditKind;
   actorKeyId: string | null;
+  actorUserId?: string | null;
+  actorEmail?: string | null;
   action?: { id: string; key: string | null; name: string; type: string | null } | null;
   queueId?: string | null;
   contentId?: string | null;
@@ -47,6 +61,8 @@ export async function writeAuditEntries(tx: Queryable, projectId: string, entrie
     id: newId('aud'),
     kind: e.kind,
     actor_key_id: e.actorKeyId,
+    actor_user_id: e.actorUserId ?? null,
+    actor_email: e.actorEmail ?? null,
     action_id: e.action?.id ?? null,
     action_key: e.action?.key ?? null,
     action_name: e.action?.name ?? null,
@@ -61,11 +77,11 @@ export async function writeAuditEntries(tx: Queryable, projectId: string, entrie
     item_created_at: e.itemCreatedAt ?? null,
   }));
   await tx.query(
-    `INSERT INTO audit_log (id, project_id, kind, actor_key_id, action_id, action_key, action_name, action_type, queue_id,
+    `INSERT INTO audit_log (id, project_id, kind, actor_key_id, actor_user_id, actor_email, action_id, action_key, action_name, action_type, queue_id,
        content_id, content_external_id, author_id, author_external_id, value, comment, item_created_at, created_at)
-     SELECT r.id, $1, r.kind, r.actor_key_id, r.action_id, r.action_key, r.action_name, r.action_type, r.queue_id,
+     SELECT r.id, $1, r.kind, r.actor_key_id, r.actor_user_id, r.actor_email, r.action_id, r.action_key, r.action_name, r.action_type, r.queue_id,
        r.content_id, r.content_external_id, r.author_id, r.author_external_id, r.value, r.comment, r.item_created_at, $2
-     FROM jsonb_to_recordset($3::jsonb) AS r(id text, kind text, actor_key_id text, action_id text, action_key text, action_name text,
+     FROM jsonb_to_recordset($3::jsonb) AS r(id text, kind text, actor_key_id text, actor_user_id text, actor_email text, action_id text, action_key text, action_name text,
        action_type text, queue_id text, content_id text, content_external_id text, author_id text, author_external_id text,
        value text, comment text, item_created_at bigint)`,
     [projectId, now, JSON.stringify(rows)],
@@ -153,4 +169,102 @@ export async function actionsForItems(db: Queryable, projectId: string, contentI
     byItem.set(r.content_id as string, list);
   }
   return byItem;
+}
+
+// ---------------------------------------------------------------- dashboard view
+
+export type AuditActor = { type: 'user'; userId: string; email: string | null } | { type: 'api_key'; keyId: string } | { type: 'system' };
+
+export interface AuditLogEntry {
+  id: string;
+  kind: AuditKind;
+  actor: AuditActor;
+  actionId: string | null;
+  actionKey: string | null;
+  actionName: string | null;
+  actionType: string | null;
+  queueId: string | null;
+  contentId: string | null;
+  authorId: string | null;
+  value: string | null;
+  comment: string | null;
+  createdAt: number;
+}
+
+export interface AuditLogQuery {
+  /** A user id or email; 'api' for API-key entries; 'system' for automatic ones. */
+  moderator?: string;
+  kind?: AuditKind;
+  /** An action type (AUTHOR_BLOCK), id or key. */
+  actionType?: string;
+  /** The author's external id or our id. */
+  authorId?: string;
+  /** The caller's contentId or our id. */
+  contentId?: string;
+  queueId?: string;
+  from?: number;
+  to?: number;
+  limit: number;
+  before?: string;
+}
+
+const str = (v: unknown) => (v as string | null) ?? null;
+
+function toLogEntry(r: Record<string, unknown>): AuditLogEntry {
+  const actor: AuditActor =
+    r.actor_user_id != null
+      ? { type: 'user', userId: r.actor_user_id as string, email: str(r.actor_email) }
+      : r.actor_key_id != null
+        ? { type: 'api_key', keyId: r.actor_key_id as string }
+        : { type: 'system' };
+  return {
+    id: r.id as string,
+    kind: r.kind as AuditKind,
+    actor,
+    actionId: str(r.action_id),
+    actionKey: str(r.action_key),
+    actionName: str(r.action_name),
+    actionType: str(r.action_type),
+    queueId: str(r.queue_id),
+    contentId: str(r.content_external_id),
+    authorId: str(r.author_external_id),
+    value: str(r.value),
+    comment: str(r.comment),
+    createdAt: Number(r.created_at),
+  };
+}
+
+/** The audit log as the dashboard shows it: newest first, keyset-paged, every filter optional. */
+export async function listAuditLog(db: Queryable, projectId: string, query: AuditLogQuery): Promise<{ entries: AuditLogEntry[]; nextCursor: string | null }> {
+  const params: unknown[] = [projectId];
+  const where = ['project_id = $1'];
+  const add = (value: unknown) => `$${params.push(value)}`;
+  if (query.moderator !== undefined) {
+    if (query.moderator === 'api') where.push('actor_key_id IS NOT NULL');
+    else if (query.moderator === 'system') where.push('actor_key_id IS NULL AND actor_user_id IS NULL');
+    else {
+      const p = add(query.moderator);
+      where.push(`(actor_user_id = ${p} OR actor_email = lower(${p}))`);
+    }
+  }
+  if (query.kind !== undefined) where.push(`kind = ${add(query.kind)}`);
+  if (query.actionType !== undefined) {
+    const p = add(query.actionType);
+    where.push(`(action_type = ${p} OR action_id = ${p} OR action_key = ${p})`);
+  }
+  if (query.authorId !== undefined) {
+    const p = add(query.authorId);
+    where.push(`(author_external_id = ${p} OR author_id = ${p})`);
+  }
+  if (query.contentId !== undefined) {
+    const p = add(query.contentId);
+    where.push(`(content_external_id = ${p} OR content_id = ${p})`);
+  }
+  if (query.queueId !== undefined) where.push(`queue_id = ${add(query.queueId)}`);
+  if (query.from !== undefined) where.push(`created_at >= ${add(query.from)}`);
+  if (query.to !== undefined) where.push(`created_at < ${add(query.to)}`);
+  if (query.before !== undefined) where.push(`id < ${add(query.before)}`);
+  const { rows } = await db.query(`SELECT * FROM audit_log WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${add(query.limit + 1)}`, params);
+  const page = rows.slice(0, query.limit).map(toLogEntry);
+  return { entries: page, nextCursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
 }

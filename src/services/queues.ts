@@ -1,9 +1,9 @@
 import type { Database, Queryable } from '../db/database.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
 import { parseDate, queueFilterSql, SqlParams, validateQueueFilter, type QueueFilter } from '../core/queue-filter.ts';
 import type { OutboxEvent, TopicHandler } from '../outbox/outbox.ts';
-import { actionsForItems, writeAuditEntries, type ItemActionView } from './audit.ts';
+import { actionsForItems, actorId, actorOf, writeAuditEntries, type Actor, type ItemActionView } from './audit.ts';
 import { authorPayloads, derivedEventId, emitEvents, type EventDraft } from './webhooks.ts';
 
 /**
@@ -188,7 +188,11 @@ export interface ItemQuery {
 
 const SORT_COLUMNS = { createdAt: 'ci.created_at', severity: 'ci.severity_score', reviewedAt: 'r.resolved_at' } as const;
 
-export async function listQueueItems(db: Queryable, queue: Queue, query: ItemQuery) {
+/**
+ * One page of a queue's items as rows (ITEM_COLUMNS, resolved_at and `extraColumns`), and how
+ * many items match in all.
+ */
+export async function queueItemRows(db: Queryable, queue: Queue, query: ItemQuery, extraColumns = ''): Promise<{ rows: Array<Record<string, unknown>>; total: number }> {
   const issues = validateQueueFilter(query.extra, '/querystring');
   if (issues.length > 0) throw badRequest('Invalid item filters', issues);
   const params = new SqlParams([queue.projectId, queue.id]);
@@ -197,16 +201,21 @@ export async function listQueueItems(db: Queryable, queue: Queue, query: ItemQue
   const from = `FROM content_items ci LEFT JOIN authors a ON a.id = ci.author_id
     LEFT JOIN queue_resolutions r ON r.queue_id = $2 AND r.content_id = ci.id WHERE ${where.join(' AND ')}`;
   const { rows: counted } = await db.query<{ n: number }>(`SELECT count(*) AS n ${from}`, params.values);
-  const total = counted[0]!.n;
+  const total = Number(counted[0]!.n);
   const direction = query.sortDirection === 'asc' ? 'ASC' : 'DESC';
   const nulls = query.sortField === 'reviewedAt' ? ' NULLS LAST' : '';
   const offset = (query.pageNumber - 1) * query.pageSize;
   const { rows } = await db.query(
-    `SELECT ${ITEM_COLUMNS}, r.resolved_at ${from}
+    `SELECT ${ITEM_COLUMNS}, r.resolved_at${extraColumns ? `, ${extraColumns}` : ''} ${from}
      ORDER BY ${SORT_COLUMNS[query.sortField]} ${direction}${nulls}, ci.id ${direction}
      LIMIT ${params.add(query.pageSize)} OFFSET ${params.add(offset)}`,
     params.values,
   );
+  return { rows, total };
+}
+
+export async function listQueueItems(db: Queryable, queue: Queue, query: ItemQuery) {
+  const { rows, total } = await queueItemRows(db, queue, query);
   const actions = await actionsForItems(db, queue.projectId, rows.map((r) => r.id as string));
   const items = rows.map((r): QueueItemView => {
     const item: QueueItemView = {
@@ -247,8 +256,8 @@ async function findQueueItem(db: Queryable, queue: Queue, itemId: string) {
   const where = queueFilterSql(queue.filter, params, '$1');
   const idParam = params.add(itemId);
   const { rows } = await db.query(
-    `SELECT ${ITEM_COLUMNS}, r.resolved_at, r.comment AS resolution_comment FROM content_items ci LEFT JOIN authors a ON a.id = ci.author_id
-     LEFT JOIN queue_resolutions r ON r.queue_id = $2 AND r.content_id = ci.id
+    `SELECT ${ITEM_COLUMNS}, r.resolved_at, r.comment AS resolution_comment, u.email AS resolver_email FROM content_items ci LEFT JOIN authors a ON a.id = ci.author_id
+     LEFT JOIN queue_resolutions r ON r.queue_id = $2 AND r.content_id = ci.id LEFT JOIN dashboard_users u ON u.id = r.resolved_by
      WHERE ${where} AND (ci.external_id = ${idParam} OR ci.id = ${idParam})
      ORDER BY (ci.external_id = ${idParam}) DESC LIMIT 1`,
     params.values,
@@ -257,9 +266,14 @@ async function findQueueItem(db: Queryable, queue: Queue, itemId: string) {
   return rows[0];
 }
 
-export async function resolveItem(db: Database, queue: Queue, itemId: string, actorKeyId: string, comment: string | undefined) {
+export async function resolveItem(db: Database, queue: Queue, itemId: string, by: string | Actor, comment: string | undefined, options: { refuseResolved?: boolean } = {}) {
+  const actor = actorOf(by);
   return db.transaction(async (tx) => {
     const row = await findQueueItem(tx, queue, itemId);
+    if (row.resolved_at != null && options.refuseResolved) {
+      const who = row.resolver_email != null ? ` by ${row.resolver_email as string}` : '';
+      throw conflict(`Item "${row.external_id as string}" was already resolved in queue "${queue.name}"${who} at ${new Date(row.resolved_at as number).toISOString()}`);
+    }
     if (row.resolved_at != null) {
       const resolvedAt = new Date(row.resolved_at as number).toISOString();
       return { success: true, resolvedAt, ...(row.resolution_comment != null ? { comment: row.resolution_comment as string } : {}) };
@@ -268,9 +282,9 @@ export async function resolveItem(db: Database, queue: Queue, itemId: string, ac
     await tx.query(
       `INSERT INTO queue_resolutions (queue_id, content_id, project_id, resolved_at, resolved_by, comment) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (queue_id, content_id) DO NOTHING`,
-      [queue.id, row.id, queue.projectId, now, actorKeyId, comment ?? null],
+      [queue.id, row.id, queue.projectId, now, actorId(actor), comment ?? null],
     );
-    await writeAuditEntries(tx, queue.projectId, [resolutionAudit('resolve', queue, row, actorKeyId, comment)], now);
+    await writeAuditEntries(tx, queue.projectId, [resolutionAudit('resolve', queue, row, actor, comment)], now);
     const authors = await authorPayloads(tx, queue.projectId, row.author_id == null ? [] : [row.author_id as string]);
     await emitEvents(tx, queue.projectId, [
       {
@@ -283,10 +297,12 @@ export async function resolveItem(db: Database, queue: Queue, itemId: string, ac
 }
 
 /** The audit entry of resolving or reopening one item in one queue. */
-function resolutionAudit(kind: 'resolve' | 'unresolve', queue: Queue, row: Record<string, unknown>, actorKeyId: string, comment: string | undefined) {
+function resolutionAudit(kind: 'resolve' | 'unresolve', queue: Queue, row: Record<string, unknown>, actor: Actor, comment: string | undefined) {
   return {
     kind,
-    actorKeyId,
+    actorKeyId: actor.keyId,
+    actorUserId: actor.userId ?? null,
+    actorEmail: actor.email ?? null,
     queueId: queue.id,
     contentId: row.id as string,
     contentExternalId: row.external_id as string,
@@ -297,13 +313,15 @@ function resolutionAudit(kind: 'resolve' | 'unresolve', queue: Queue, row: Recor
   } as const;
 }
 
-export async function unresolveItem(db: Database, queue: Queue, itemId: string, actorKeyId: string, comment: string | undefined) {
+export async function unresolveItem(db: Database, queue: Queue, itemId: string, by: string | Actor, comment: string | undefined, options: { refuseUnresolved?: boolean } = {}) {
+  const actor = actorOf(by);
   return db.transaction(async (tx) => {
     const row = await findQueueItem(tx, queue, itemId);
+    if (row.resolved_at == null && options.refuseUnresolved) throw conflict(`Item "${row.external_id as string}" is not resolved in queue "${queue.name}"`);
     const now = Date.now();
     if (row.resolved_at != null) {
       await tx.query('DELETE FROM queue_resolutions WHERE queue_id = $1 AND content_id = $2', [queue.id, row.id]);
-      await writeAuditEntries(tx, queue.projectId, [resolutionAudit('unresolve', queue, row, actorKeyId, comment)], now);
+      await writeAuditEntries(tx, queue.projectId, [resolutionAudit('unresolve', queue, row, actor, comment)], now);
     }
     return { success: true, status: 'pending', unresolvedAt: new Date(now).toISOString() };
   });
@@ -334,16 +352,17 @@ export async function queueStats(db: Queryable, queue: Queue, withinDays: number
       [queue.id, since],
     ),
     db.query<{ user_id: string; name: string | null; n: number; avg_ms: number | null }>(
-      `SELECT r.resolved_by AS user_id, max(k.name) AS name, count(*) AS n, avg(r.resolved_at - ci.created_at) AS avg_ms
+      `SELECT r.resolved_by AS user_id, COALESCE(max(k.name), max(u.email)) AS name, count(*) AS n, avg(r.resolved_at - ci.created_at) AS avg_ms
        FROM queue_resolutions r JOIN content_items ci ON ci.id = r.content_id LEFT JOIN api_keys k ON k.id = r.resolved_by
+       LEFT JOIN dashboard_users u ON u.id = r.resolved_by
        WHERE r.queue_id = $1 AND r.resolved_at >= $2 AND r.resolved_by IS NOT NULL
        GROUP BY r.resolved_by ORDER BY n DESC, r.resolved_by LIMIT 10`,
       [queue.id, since],
     ),
     db.query<{ user_id: string; action_id: string; action_name: string; n: number }>(
-      `SELECT actor_key_id AS user_id, action_id, max(action_name) AS action_name, count(*) AS n FROM audit_log
-       WHERE queue_id = $1 AND kind = 'action' AND created_at >= $2 AND actor_key_id IS NOT NULL
-       GROUP BY actor_key_id, action_id ORDER BY n DESC, action_id`,
+      `SELECT COALESCE(actor_key_id, actor_user_id) AS user_id, action_id, max(action_name) AS action_name, count(*) AS n FROM audit_log
+       WHERE queue_id = $1 AND kind = 'action' AND created_at >= $2 AND COALESCE(actor_key_id, actor_user_id) IS NOT NULL
+       GROUP BY 1, action_id ORDER BY n DESC, action_id`,
       [queue.id, since],
     ),
     db.query<{ day: string; n: number }>(

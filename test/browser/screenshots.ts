@@ -1,0 +1,120 @@
+// Writes the screenshots of docs/screenshots/ from a seeded server: `npm run screenshots`.
+// Not a test (no .test.ts): it runs only when asked, and overwrites the PNG files.
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { startHttpsEndpoint } from '../support/https-endpoint.ts';
+import { createQueue, startDashboard, submit } from './harness.ts';
+
+const OUT = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+mkdirSync(OUT, { recursive: true });
+
+const endpoint = await startHttpsEndpoint();
+endpoint.respond = () => ({
+  body: JSON.stringify({
+    version: 1,
+    items: [
+      { type: 'heading', label: 'Account' },
+      { type: 'status', label: 'Plan', value: 'Pro · paying', variant: 'success' },
+      { type: 'field', label: 'Signed up', value: '12 March 2025' },
+      { type: 'field', label: 'Country', value: 'Portugal' },
+      { type: 'metric', label: 'Orders', value: '37' },
+      { type: 'separator' },
+      { type: 'heading', label: 'Support' },
+      { type: 'status', label: 'Open tickets', value: '2 open', variant: 'warning' },
+      { type: 'link', label: 'Open in CRM', url: 'https://crm.example.com/customers/4812', variant: 'outline' },
+    ],
+  }),
+});
+const d = await startDashboard({ ALLOW_PRIVATE_OUTBOUND: 'true', OUTBOUND_CA_FILE: endpoint.certFile, CUSTOM_DATA_CACHE_SECONDS: '0' });
+try {
+  const authors: [string, string, Record<string, unknown>][] = [
+    ['u-4812', 'Marta Silva', { email_verified: true, phone_verified: true, is_paying_customer: true, plan: 'pro' }],
+    ['u-2201', 'deals4you', { email_verified: false }],
+    ['u-3390', 'Jonas K.', { email_verified: true }],
+    ['u-7781', 'nightowl_77', {}],
+  ];
+  for (const [id, name, metadata] of authors) {
+    await d.test.request('POST', '/v1/authors', { body: { external_id: id, name, email: `${id}@example.com`, metadata, external_link: `https://forum.example.com/u/${id}`, first_seen: Date.now() - 86_400_000 * 200 } });
+  }
+  const messages: [string, string, string, string][] = [
+    ['msg-1001', 'u-2201', 'market', 'Buy cheap followers now!!! Visit my shop and DM me on whatsapp +1 415 555 0134 for 50% off'],
+    ['msg-1002', 'u-7781', 'general', 'What the fuck is wrong with you, you absolute idiot'],
+    ['msg-1003', 'u-2201', 'market', 'Log in to your pаypal account now to claim your free\u200Bmoney reward'],
+    ['msg-1004', 'u-3390', 'general', 'I will find where you live and you will regret this'],
+    ['msg-1005', 'u-4812', 'support', 'My email is marta.silva@example.org, please call me back about the refund'],
+    ['msg-1006', 'u-7781', 'general', 'shut up, nobody asked for your stupid opinion'],
+    ['msg-1007', 'u-2201', 'market', 'Crypto giveaway!!! Send 0.1 BTC and get 1 BTC back, limited time only'],
+    ['msg-1008', 'u-3390', 'general', 'This update is garbage and the devs are morons'],
+  ];
+  for (const [contentId, authorId, conversationId, text] of messages) await submit(d.test, [{ contentId, authorId, conversationId, text }]);
+  const queue = await createQueue(d.test, 'Flagged content', { flagged: 'FLAGGED' });
+  await createQueue(d.test, 'Marketplace', { conversationIds: ['market'] });
+  await createQueue(d.test, 'Everything');
+  await d.test.request('POST', '/v1/actions/execute', { body: { actionKey: 'warn', authorIds: ['u-7781'], value: 'insults' } }).catch(() => undefined);
+
+  const page = await d.signedIn(d.test.admin.email, d.test.admin.password);
+  const shot = async (p: Page, name: string) => {
+    await p.waitForLoadState('networkidle');
+    await p.screenshot({ path: `${OUT}${name}.png`, fullPage: false });
+    console.log(`docs/screenshots/${name}.png`);
+  };
+  // Custom data on: the admin saves it through the page.
+  await page.goto(`${d.test.url}/configure/custom-data`);
+  await page.getByLabel('Enable the integration').check();
+  await page.getByLabel('Endpoint URL').fill(`${endpoint.url}/om/custom-data`);
+  await page.getByRole('button', { name: 'Add a header' }).click();
+  await page.getByLabel('Header 1 name').fill('X-Crm-Key');
+  await page.getByLabel('Header 1 value').fill('secret');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Custom data settings saved').waitFor();
+  await page.getByText('Custom data settings saved').waitFor({ state: 'detached' });
+  await shot(page, 'custom-data-settings');
+
+  await page.goto(`${d.test.url}/queues`);
+  await page.getByRole('table', { name: 'Review queues' }).waitFor();
+  await shot(page, 'queues');
+  await page.goto(`${d.test.url}/queues/${queue}`);
+  await page.getByRole('table', { name: 'Queue items' }).waitFor();
+  await page.keyboard.press('j');
+  await shot(page, 'queue');
+  await page.keyboard.press('?');
+  await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+  await shot(page, 'shortcuts');
+  await page.keyboard.press('Escape');
+  // Some moderation, for the audit log.
+  for (const reason of ['insults another member', 'threat']) {
+    await page.keyboard.press('r');
+    await page.getByRole('dialog', { name: 'Reject item' }).waitFor();
+    await page.keyboard.type(reason);
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+  }
+  await page.goto(`${d.test.url}/queues/${queue}/items/msg-1003`);
+  await page.getByTestId('unicode-findings').waitFor();
+  await shot(page, 'item-unicode');
+  await page.goto(`${d.test.url}/queues/${queue}/items/msg-1001`);
+  await page.getByTestId('policy-results').waitFor();
+  await shot(page, 'item');
+  await page.goto(`${d.test.url}/authors/u-4812`);
+  await page.getByTestId('custom-data').getByText('Open in CRM').waitFor();
+  await shot(page, 'author');
+  await page.goto(`${d.test.url}/authors?sortBy=contentCount`);
+  await page.getByRole('table', { name: 'Authors' }).waitFor();
+  await shot(page, 'authors');
+  await page.goto(`${d.test.url}/audit`);
+  await page.getByRole('table', { name: 'Audit entries' }).or(page.getByText('No entry matches.')).waitFor();
+  await shot(page, 'audit');
+
+  const phone = await d.signedIn(d.test.admin.email, d.test.admin.password, { width: 390, height: 844 });
+  await phone.goto(`${d.test.url}/queues/${queue}/items/msg-1003`);
+  await phone.getByTestId('content-text').waitFor();
+  await shot(phone, 'phone-item');
+
+  const signInPage = await (await d.newContext()).newPage();
+  await signInPage.goto(`${d.test.url}/sign-in`);
+  await shot(signInPage, 'sign-in');
+} finally {
+  await d.close();
+  await endpoint.close();
+}
