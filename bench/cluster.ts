@@ -10,7 +10,8 @@
  * (requests in flight, default 24), BENCH_CLUSTER_BASELINE=0 skips the one-node run.
  */
 import { runScenario, startScenario, type RunningScenario } from '../test/support/cluster-scenario.ts';
-import { percentile, startCluster, storeLoad, type Cluster, type LoadResult } from '../test/support/cluster.ts';
+import { call, percentile, startCluster, storeLoad, type Cluster, type LoadResult } from '../test/support/cluster.ts';
+import { startWebhookReceiver } from '../test/support/webhook-receiver.ts';
 
 const NODES = 3;
 const REQUESTS = Number(process.env.BENCH_CLUSTER_REQUESTS ?? 1500);
@@ -61,11 +62,19 @@ async function main(): Promise<void> {
 
     if (process.env.BENCH_CLUSTER_BASELINE !== '0') {
       log('one node behind the same proxy, same storing load ...');
-      single = await startCluster(1, { LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '5' });
+      single = await startCluster(1, { LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '5', ALLOW_PRIVATE_OUTBOUND: 'true', OUTBOX_POLL_MS: '100' });
+      // The same work as the three nodes' steady phase: every new item also becomes a webhook delivery.
+      const receiver = await startWebhookReceiver();
+      const setUp = [
+        await call(single.proxy.url, 'POST', '/v1/webhooks', single.apiKey, { name: 'new items', url: receiver.url, events: ['QUEUE_ITEM_NEW'] }),
+        await call(single.proxy.url, 'POST', '/v1/queue', single.apiKey, { name: 'everything' }),
+      ];
+      if (setUp.some((answer) => answer.status !== 201)) throw new Error(`one-node set-up failed: ${JSON.stringify(setUp)}`);
       const load = await storeLoad(single.proxy.url, single.apiKey, { prefix: 'single', requests: REQUESTS, concurrency: CONCURRENCY });
       await single.close();
+      await receiver.close();
       single = null;
-      console.log(`| 1 node, one PostgreSQL: storing load | ${rate(load)} req/s, ${latency(load)}; statuses ${JSON.stringify(Object.fromEntries(load.statuses))} |`);
+      console.log(`| 1 node, one PostgreSQL: storing load (same requests, webhook subscribed) | ${rate(load)} req/s, ${latency(load)}; statuses ${JSON.stringify(Object.fromEntries(load.statuses))} |`);
     }
   } finally {
     await scenario?.close();

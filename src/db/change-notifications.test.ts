@@ -28,6 +28,7 @@ describe('LISTEN/NOTIFY between nodes', { skip: !process.env.DATABASE_URL && 'ne
   let db: Database;
   let listener: ChangeListener;
   const heard: Change[] = [];
+  let outages = 0;
   const waitFor = async (predicate: () => boolean, what: string) => {
     const deadline = Date.now() + 10_000;
     while (!predicate()) {
@@ -39,7 +40,7 @@ describe('LISTEN/NOTIFY between nodes', { skip: !process.env.DATABASE_URL && 'ne
   before(async () => {
     target = await createTestDatabaseUrl();
     db = await openDatabase({ databaseUrl: target.url, poolSize: 2 });
-    listener = listenForChanges(target.url!, { onChange: (change) => heard.push(change), reconnectMs: 50 });
+    listener = listenForChanges(target.url!, { onChange: (change) => heard.push(change), onConnectionLost: () => outages++, reconnectMs: 50 });
     // The first connection reports null: nothing heard before it can be trusted.
     await waitFor(() => heard.length === 1 && heard[0] === null && listener.connected, 'the first connection');
   });
@@ -77,6 +78,7 @@ describe('LISTEN/NOTIFY between nodes', { skip: !process.env.DATABASE_URL && 'ne
       await admin.end();
     }
     await waitFor(() => heard.includes(null) && listener.connected, 'the reconnection');
+    assert.equal(outages, 1, 'the outage is reported once');
     heard.length = 0;
     await announceChange(db, 'wordlists', 'proj_c');
     await waitFor(() => heard.length === 1, 'a change after the reconnection');

@@ -47,6 +47,7 @@ export interface ChangeListener {
 
 export interface ListenOptions {
   onChange(change: Change): void;
+  /** Called once per outage (the first failure after being connected, or of the first attempt). */
   onConnectionLost?(error: unknown): void;
   /** Wait before connecting again after the connection dropped. */
   reconnectMs?: number;
@@ -64,6 +65,8 @@ export function listenForChanges(databaseUrl: string, options: ListenOptions): C
   let closed = false;
   let timer: NodeJS.Timeout | null = null;
   let connecting: Promise<void> | null = null;
+  // Reported once per outage, not at every failed attempt to reconnect.
+  let outageReported = false;
 
   const lost = (current: pg.Client, error: unknown) => {
     if (client !== current) return;
@@ -72,7 +75,8 @@ export function listenForChanges(databaseUrl: string, options: ListenOptions): C
     current.removeAllListeners('notification');
     void current.end().catch(() => {});
     if (closed) return;
-    options.onConnectionLost?.(error);
+    if (!outageReported) options.onConnectionLost?.(error);
+    outageReported = true;
     timer = setTimeout(connect, reconnectMs);
     timer.unref();
   };
@@ -94,6 +98,7 @@ export function listenForChanges(databaseUrl: string, options: ListenOptions): C
         () => {
           if (client !== current) return;
           connected = true;
+          outageReported = false;
           options.onChange(null);
         },
         (error) => lost(current, error),
