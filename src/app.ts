@@ -33,6 +33,8 @@ import { dashboardAppRoutes } from './routes/dashboard-app.ts';
 import { checkStorableStrings, mayHoldUnstorable } from './lib/storable-strings.ts';
 import { jsonNestedDeeperThan, MAX_JSON_DEPTH } from './lib/json-depth.ts';
 import { loadModels as loadClassifierModels } from './core/classifiers/index.ts';
+import { listenForChanges, type ChangeListener } from './db/change-notifications.ts';
+import { dropCachedCopies } from './services/cache-invalidation.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -189,11 +191,24 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   );
   await app.register((scope) => dashboardApiRoutes(scope, deps.dashboardRoutes), { prefix: DASHBOARD_API_PREFIX });
   await app.register(dashboardAppRoutes);
+  // Several nodes on one PostgreSQL: changes to keys, channels and wordlists made anywhere drop this
+  // node's cached copies at once. The embedded store is single-process and needs no listener.
+  let changeListener: ChangeListener | null = null;
+  metrics.gauge('om_change_listener_connected', 'PostgreSQL: 1 while the LISTEN connection for cache invalidation is up (0: caches fall back on their 5 s TTL); absent on PGlite', [], (set) => {
+    if (changeListener) set({}, changeListener.connected ? 1 : 0);
+  });
   app.addHook('onReady', async () => {
     deps.outbox.start();
     deps.rateLimiter.start();
+    if (config.databaseUrl && db.kind === 'postgres') {
+      changeListener = listenForChanges(config.databaseUrl, {
+        onChange: dropCachedCopies,
+        onConnectionLost: (error) => app.log.warn({ err: error }, 'cache invalidation: LISTEN connection lost, reconnecting (cached keys, channels and wordlists expire after 5 s meanwhile)'),
+      });
+    }
   });
   app.addHook('onClose', async () => {
+    await changeListener?.close();
     await deps.submissions.drained();
     await deps.outbox.stop();
     await deps.rateLimiter.stop();

@@ -3,9 +3,11 @@ import type { Queryable } from '../db/database.ts';
 import { newId } from '../lib/ids.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
 import { notFound } from '../errors.ts';
+import { announceChange } from '../db/change-notifications.ts';
 
 export const KEY_PREFIX_LENGTH = 12;
-// A revoked key stops working on every node within this time; at once on the node that revoked it.
+// On PostgreSQL a key created or revoked anywhere is announced to every node, which drops its cache
+// at once (db/change-notifications.ts); this bound holds only while a node's LISTEN connection is down.
 const AUTH_CACHE_TTL_MS = 5_000;
 
 export interface ApiKeyInfo {
@@ -31,6 +33,15 @@ export const generateKey = () => `om_${randomBytes(32).toString('base64url')}`;
 // cache and can never push the keys of real clients out of the first.
 const authCache = new TtlCache<Principal>(AUTH_CACHE_TTL_MS);
 const refusedKeys = new TtlCache<true>(AUTH_CACHE_TTL_MS);
+// Moved by every drop, so a lookup that read the store before a change never caches what it read.
+let cacheEpoch = 0;
+
+/** Drops every cached key decision (a key was created or revoked, here or on another node). */
+export function forgetCachedKeys(): void {
+  cacheEpoch++;
+  authCache.clear();
+  refusedKeys.clear();
+}
 
 export async function createApiKey(
   db: Queryable,
@@ -51,8 +62,8 @@ export async function createApiKey(
     'INSERT INTO api_keys (id, project_id, name, prefix, key_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
     [info.id, projectId, name, info.prefix, hashKey(key), info.createdAt],
   );
-  authCache.clear();
-  refusedKeys.clear();
+  await announceChange(db, 'api_keys', projectId);
+  forgetCachedKeys();
   return { key, info };
 }
 
@@ -73,12 +84,13 @@ export async function listApiKeys(db: Queryable, projectId?: string): Promise<Ap
 }
 
 export async function revokeApiKey(db: Queryable, keyIdOrPrefix: string): Promise<ApiKeyInfo> {
-  const { rows } = await db.query<{ id: string }>(
-    `UPDATE api_keys SET revoked_at = $2 WHERE (id = $1 OR prefix = $1) AND revoked_at IS NULL RETURNING id`,
+  const { rows } = await db.query<{ id: string; project_id: string }>(
+    `UPDATE api_keys SET revoked_at = $2 WHERE (id = $1 OR prefix = $1) AND revoked_at IS NULL RETURNING id, project_id`,
     [keyIdOrPrefix, Date.now()],
   );
   if (rows.length !== 1) throw notFound('Active API key');
-  authCache.clear();
+  await announceChange(db, 'api_keys', rows[0]!.project_id);
+  forgetCachedKeys();
   const keys = await listApiKeys(db);
   return keys.find((k) => k.id === rows[0]!.id)!;
 }
@@ -106,11 +118,13 @@ export async function authenticate(db: Queryable, presentedKey: string): Promise
   const hash = presentedHash(presentedKey);
   const cached = authCache.get(hash) ?? (refusedKeys.get(hash) ? null : undefined);
   if (cached !== undefined) return cached;
+  const epoch = cacheEpoch;
   const { rows } = await db.query<{ id: string; project_id: string }>(
     'SELECT id, project_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
     [hash],
   );
   const principal = rows[0] ? { projectId: rows[0].project_id, keyId: rows[0].id } : null;
+  if (epoch !== cacheEpoch) return principal;
   if (principal) authCache.set(hash, principal);
   else refusedKeys.set(hash, true);
   return principal;

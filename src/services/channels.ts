@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import { announceChange } from '../db/change-notifications.ts';
 import type { PolicySettings } from '../core/policy.ts';
 import { DEFAULT_TRIAGE, TRIAGE_PRESETS, type TriagePreset, type TriageThresholds } from '../core/recommendation.ts';
 import type { RecommendationRule } from '../core/rules.ts';
@@ -11,7 +12,8 @@ import { borderlineRescoreIssues, type BorderlineRescoreSettings } from '../poli
 import type { CreateChannelBody, UpdateChannelBody, ChannelView } from '../schemas/channel.ts';
 
 export const DEFAULT_CHANNEL_KEY = 'default';
-// Another node's channel edits reach this node's hot path within this time.
+// On PostgreSQL another node's channel edits are announced and dropped from this node's cache at
+// once (db/change-notifications.ts); this bound holds only while the LISTEN connection is down.
 const CHANNEL_CACHE_TTL_MS = 5_000;
 
 /** The settings a channel applies to every submission; stored as one jsonb document. */
@@ -50,6 +52,8 @@ export interface Channel {
 }
 
 const cache = new TtlCache<Channel>(CHANNEL_CACHE_TTL_MS);
+// Moved by every drop, so a lookup that read the store before a change never caches what it read.
+let cacheEpoch = 0;
 
 export function defaultChannelConfig(): ChannelConfig {
   return {
@@ -201,6 +205,7 @@ export async function resolveChannel(db: Queryable, projectId: string, idOrKey: 
   const cacheKey = `${projectId}\u0000${idOrKey ?? ''}`;
   const cached = cache.get(cacheKey);
   if (cached) return cached;
+  const epoch = cacheEpoch;
   let channel: Channel | null;
   if (idOrKey === undefined) {
     const { rows } = await db.query(`SELECT ${COLUMNS} FROM channels WHERE project_id = $1 AND is_default`, [projectId]);
@@ -209,7 +214,7 @@ export async function resolveChannel(db: Queryable, projectId: string, idOrKey: 
     channel = await findChannel(db, projectId, idOrKey);
   }
   if (!channel) throw notFound(`Channel "${idOrKey ?? DEFAULT_CHANNEL_KEY}"`);
-  cache.set(cacheKey, channel);
+  if (epoch === cacheEpoch) cache.set(cacheKey, channel);
   return channel;
 }
 
@@ -234,7 +239,8 @@ export async function updateChannel(db: Queryable, projectId: string, idOrKey: s
       `UPDATE channels SET key = $3, name = $4, config = $5, updated_at = $6 WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [projectId, current.id, body.key ?? current.key, body.name ?? current.name, JSON.stringify(config), Date.now()],
     );
-    forget(projectId);
+    await announceChange(db, 'channels', projectId);
+    forgetCachedChannels(projectId);
     return fromRow(rows[0]!);
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`A channel with key "${body.key}" already exists`, [{ message: 'duplicate key', path: '/key' }]);
@@ -246,10 +252,14 @@ export async function deleteChannel(db: Queryable, projectId: string, idOrKey: s
   const current = await getChannel(db, projectId, idOrKey);
   if (current.isDefault) throw new ApiError('BAD_REQUEST', 'The default channel cannot be deleted');
   await db.query('DELETE FROM channels WHERE project_id = $1 AND id = $2', [projectId, current.id]);
-  forget(projectId);
+  await announceChange(db, 'channels', projectId);
+  forgetCachedChannels(projectId);
   return current;
 }
 
-function forget(projectId: string): void {
-  cache.deleteWhere((key) => key.startsWith(`${projectId}\u0000`));
+/** Drops the cached channels of a project (null: of every project) after a change here or on another node. */
+export function forgetCachedChannels(projectId: string | null): void {
+  cacheEpoch++;
+  if (projectId === null) cache.clear();
+  else cache.deleteWhere((key) => key.startsWith(`${projectId}\u0000`));
 }

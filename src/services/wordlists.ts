@@ -1,4 +1,5 @@
 import type { Database, Queryable } from '../db/database.ts';
+import { announceChange } from '../db/change-notifications.ts';
 import { compileWordlist, type CompiledWordlist } from '../core/wordlist/matcher.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
@@ -110,9 +111,10 @@ export async function createWordlist(db: Database, projectId: string, body: Crea
         [newId('wl'), projectId, body.key ?? null, body.name, body.description ?? null, body.strict ?? false, now],
       );
       await insertWords(tx, rows[0]!.id, words);
+      await announceChange(tx, 'wordlists', projectId);
       return rows[0]!;
     });
-    forgetProject(projectId);
+    forgetCompiledWordlists(projectId);
     return await viewOf(db, row);
   } catch (error) {
     if (isUniqueViolation(error)) throw keyConflict(body.key);
@@ -141,9 +143,10 @@ export async function updateWordlist(db: Database, projectId: string, idOrKey: s
         await tx.query('DELETE FROM wordlist_words WHERE wordlist_id = $1', [current.id]);
         await insertWords(tx, current.id, words);
       }
+      await announceChange(tx, 'wordlists', projectId);
       return rows[0]!;
     });
-    forgetProject(projectId);
+    forgetCompiledWordlists(projectId);
     return await viewOf(db, row);
   } catch (error) {
     if (isUniqueViolation(error)) throw keyConflict(body.key);
@@ -156,9 +159,10 @@ export async function deleteWordlist(db: Database, projectId: string, idOrKey: s
     const row = await findRow(tx, projectId, idOrKey, true);
     const deleted = await viewOf(tx, row);
     await tx.query('DELETE FROM wordlists WHERE id = $1 AND project_id = $2', [row.id, projectId]);
+    await announceChange(tx, 'wordlists', projectId);
     return deleted;
   });
-  forgetProject(projectId);
+  forgetCompiledWordlists(projectId);
   return view;
 }
 
@@ -175,10 +179,13 @@ async function changeWords<T>(
   const result = await db.transaction(async (tx) => {
     const row = await findRow(tx, projectId, idOrKey, true);
     const { changed, report } = await change(tx, row.id);
-    if (changed.length > 0) await touch(tx, row.id);
+    if (changed.length > 0) {
+      await touch(tx, row.id);
+      await announceChange(tx, 'wordlists', projectId);
+    }
     return report(await countWords(tx, row.id));
   });
-  forgetProject(projectId);
+  forgetCompiledWordlists(projectId);
   return result;
 }
 
@@ -212,7 +219,8 @@ export async function embeddingStatus(db: Queryable, projectId: string, idOrKey:
 // ---- compiled matchers for the /v1/moderate hot path ----
 
 /**
- * Another node's edits reach this node within this time. Past it, a cheap
+ * On PostgreSQL another node's edits are announced and this node's matchers dropped at once
+ * (db/change-notifications.ts); without that (LISTEN connection down) they reach it within this time. Past it, a cheap
  * version query decides whether the compiled matcher can be kept: a 100k-word
  * list costs ~400 ms to compile, so it is recompiled only when it changed.
  */
@@ -227,13 +235,23 @@ interface CachedMatcher {
 }
 
 const compiled = new Map<string, CachedMatcher>();
-// Bumped by local writes, so a load that started before a write never caches its stale result.
+// Bumped by every drop, so a load that started before a change never caches its stale result.
 const generations = new Map<string, number>();
+let everyProjectGeneration = 0;
 const loading = new Map<string, Promise<CachedMatcher | null>>();
 
 const cacheKey = (projectId: string, ref: string) => `${projectId}\u0000${ref}`;
 
-function forgetProject(projectId: string): void {
+const generationOf = (projectId: string) => everyProjectGeneration + (generations.get(projectId) ?? 0);
+
+/** Drops the compiled matchers of a project (null: of every project) after a change here or on another node. */
+export function forgetCompiledWordlists(projectId: string | null): void {
+  if (projectId === null) {
+    everyProjectGeneration++;
+    compiled.clear();
+    loading.clear();
+    return;
+  }
   generations.set(projectId, (generations.get(projectId) ?? 0) + 1);
   const prefix = `${projectId}\u0000`;
   for (const key of compiled.keys()) if (key.startsWith(prefix)) compiled.delete(key);
@@ -262,7 +280,7 @@ export async function compiledWordlist(db: Queryable, projectId: string, ref: st
   const key = cacheKey(projectId, ref);
   const cached = compiled.get(key);
   if (cached && Date.now() - cached.checkedAt < RECHECK_AFTER_MS) return cached.matcher;
-  const generation = generations.get(projectId) ?? 0;
+  const generation = generationOf(projectId);
   let pending = loading.get(key);
   if (!pending) {
     pending = loadMatcher(db, projectId, ref, cached).finally(() => {
@@ -275,7 +293,7 @@ export async function compiledWordlist(db: Queryable, projectId: string, ref: st
     compiled.delete(key);
     return null;
   }
-  if ((generations.get(projectId) ?? 0) !== generation) return loaded.matcher;
+  if (generationOf(projectId) !== generation) return loaded.matcher;
   if (compiled.size >= MAX_CACHED_LISTS && !compiled.has(key)) compiled.clear();
   compiled.set(key, loaded);
   return loaded.matcher;
