@@ -10,7 +10,7 @@ import type { GroupCommitter } from './db/group-commit.ts';
 import { OutboxDispatcher } from './outbox/outbox.ts';
 import { submissionCommitter, type SubmissionWrite, type SubmissionWritten } from './services/submissions.ts';
 import { outboxHandlers } from './outbox/handlers.ts';
-import { ApiError, ERROR_STATUS, tooManyRequests, type ErrorCode, type ErrorIssue } from './errors.ts';
+import { ApiError, ERROR_STATUS, MAX_PATH_PARAM_LENGTH, pathParameterTooLong, tooManyRequests, type ErrorCode, type ErrorIssue } from './errors.ts';
 import { ErrorBodySchema } from './schemas/common.ts';
 import { authenticate, cachedPrincipal, type Principal } from './services/api-keys.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -217,7 +217,6 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   return app;
 }
 
-const MAX_PATH_PARAM_LENGTH = 2000;
 
 /**
  * The text a caller submits for moderation is accepted with U+0000 and unpaired surrogates: the
@@ -230,9 +229,7 @@ const isSubmittedText = (path: readonly string[]): boolean =>
 
 function frameworkError(error: FastifyError): ApiError {
   if (error.code === 'FST_ERR_BAD_URL') return new ApiError('BAD_REQUEST', 'Malformed URL: a path segment is not valid percent-encoding', [{ message: error.message, path: '/params' }]);
-  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return new ApiError('BAD_REQUEST', `A path parameter is longer than ${MAX_PATH_PARAM_LENGTH} characters`, [{ message: 'Path parameter too long', path: '/params' }]);
-  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return pathParameterTooLong();
   return new ApiError('BAD_REQUEST', error.message);
 }
 

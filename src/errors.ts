@@ -67,6 +67,12 @@ export function tooManyRequests(what: string, retryAfterMs: number, resetAt: num
   });
 }
 
+/** The router's bound on one path parameter (author external ids may be 200 characters, percent-encoded up to 9 bytes each). */
+export const MAX_PATH_PARAM_LENGTH = 2000;
+
+export const pathParameterTooLong = () =>
+  new ApiError('BAD_REQUEST', `A path parameter is longer than ${MAX_PATH_PARAM_LENGTH} characters`, [{ message: 'Path parameter too long', path: '/params' }]);
+
 export const badRequest = (message: string, issues: ErrorIssue[] = []) => new ApiError('BAD_REQUEST', message, issues);
 
 export const notFound = (what: string) => new ApiError('NOT_FOUND', `${what} not found`);

@@ -3,7 +3,7 @@ import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../errors.ts';
+import { ApiError, MAX_PATH_PARAM_LENGTH, pathParameterTooLong } from '../errors.ts';
 
 /**
  * Serves the built dashboard (dashboard/dist, see dashboard/build.mjs) at `/`: hashed assets with a
@@ -96,7 +96,11 @@ export async function dashboardAppRoutes(app: FastifyInstance, options: { distDi
 
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]!;
-    if (isServerPath(path)) return reply.callNotFound();
+    if (isServerPath(path)) {
+      // The catch-all matched where the router refused a parameter over its bound: answer as it would have.
+      if (path.split('/').some((segment) => segment.length > MAX_PATH_PARAM_LENGTH)) throw pathParameterTooLong();
+      return reply.callNotFound();
+    }
     const asset = assets.get(path);
     if (asset && path !== '/index.html') return send(request, reply, asset);
     // A missing hashed asset is a 404, never the page: a stale tab must not parse HTML as script.
