@@ -74,6 +74,9 @@ describe('monthly quota of moderation requests', () => {
   test('counts POST /v1/moderate only, and refuses past the quota until the month ends', async () => {
     for (let i = 0; i < 5; i++) assert.equal((await moderate(t)).status, 200);
     assert.equal((await t.request('GET', '/v1/authors')).status, 200, 'other routes do not use the quota');
+    await t.server.app.deps.rateLimiter.sync();
+    const account = await t.request('GET', '/v1/account');
+    assert.deepEqual([account.body.text_api_quota, account.body.remaining_quota], [5, 0]);
     const refused = await moderate(t);
     assert.equal(refused.status, 429);
     assert.match(refused.body.message, /^Monthly quota exceeded/);

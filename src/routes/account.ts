@@ -33,7 +33,8 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
     { schema: { summary: 'The account of the API key (SDK account.list)', tags, response: { 200: AccountResponse, ...errorResponses() } } },
     async (request) => {
       const project = await getProject(db, request.principal.projectId);
-      return { id: project.id, paid_plan_name: 'self-hosted', remaining_quota: UNLIMITED, text_api_quota: UNLIMITED, current_project: { id: project.id, name: project.name } };
+      const quota = app.deps.rateLimiter.quota(project.id);
+      return { id: project.id, paid_plan_name: 'self-hosted', remaining_quota: quota?.remaining ?? UNLIMITED, text_api_quota: quota?.limit ?? UNLIMITED, current_project: { id: project.id, name: project.name } };
     },
   );
 

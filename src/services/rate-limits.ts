@@ -167,6 +167,14 @@ export class RateLimiter {
     return { allowed: true, limit: shown.rule.limit, remaining: Math.max(0, shown.rule.limit - used(shown)), resetAt: shown.end };
   }
 
+  /** The project's monthly quota and what is left of it as this node knows it; null without a quota. */
+  quota(projectId: string, now = Date.now()): { limit: number; remaining: number } | null {
+    const rule = this.options.rules.quota;
+    if (!rule) return null;
+    const tally = this.tally(rule, projectId, now);
+    return { limit: rule.limit, remaining: Math.max(0, rule.limit - used(tally)) };
+  }
+
   private tally(rule: LimitRule, id: string, now: number): Tally {
     const { start, end } = rule.window(now);
     const name = `${rule.scope}:${id}`;
