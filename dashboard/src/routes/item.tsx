@@ -135,7 +135,7 @@ export function ItemPage({ queueId, itemId }: { queueId: string | null; itemId: 
                   {(actions.data ?? []).map((action) => {
                     const key = shortcutFor(action);
                     return (
-                      <Button key={action.id} onClick={() => setPending(action)} variant={action.key === 'reject' ? 'danger' : action.key === 'allow' ? 'primary' : 'default'} title={action.description ?? undefined}>
+                      <Button key={action.id} onClick={() => setPending(action)} variant={action.type === 'ITEM_REJECT' ? 'danger' : action.type === 'ITEM_ALLOW' ? 'primary' : 'default'} title={action.description ?? undefined}>
                         {action.name} {key && <Kbd>{key}</Kbd>}
                       </Button>
                     );

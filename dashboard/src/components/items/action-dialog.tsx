@@ -58,7 +58,7 @@ export function ActionDialog({ action, count, noun, onConfirm, onClose }: { acti
           <Button onClick={onClose} data-close>
             Cancel
           </Button>
-          <Button variant={action.type?.startsWith('AUTHOR_BLOCK') || action.type === 'AUTHOR_DELETE' || action.key === 'reject' ? 'danger' : 'primary'} disabled={busy} onClick={() => void submit()}>
+          <Button variant={action.type?.startsWith('AUTHOR_BLOCK') || action.type === 'AUTHOR_DELETE' || action.type === 'ITEM_REJECT' ? 'danger' : 'primary'} disabled={busy} onClick={() => void submit()}>
             {busy ? 'Applying…' : `Apply to ${targets}`}
           </Button>
         </>

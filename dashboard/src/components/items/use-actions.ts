@@ -2,19 +2,19 @@ import { api, projectPath, seg } from '../../api/client.ts';
 import { useResource } from '../../api/use-resource.ts';
 import type { ActionView } from '../queues/types.ts';
 
-/** One key per built-in action (by its key); custom actions are buttons without a shortcut. */
+/** One key per built-in action (by its type, which is also its hosted-API key); custom actions are buttons without a shortcut. */
 export const ACTION_SHORTCUTS: Record<string, string> = {
-  reject: 'r',
-  allow: 'a',
-  block: 'b',
-  temporary_block: 't',
-  unblock: 'u',
-  warn: 'w',
-  report: 'p',
-  delete_author: 'D',
+  ITEM_REJECT: 'r',
+  ITEM_ALLOW: 'a',
+  AUTHOR_BLOCK: 'b',
+  AUTHOR_BLOCK_TEMP: 't',
+  AUTHOR_UNBLOCK: 'u',
+  AUTHOR_WARN: 'w',
+  AUTHOR_REPORT: 'p',
+  AUTHOR_DELETE: 'D',
 };
 
-export const shortcutFor = (action: ActionView) => (action.builtIn && action.key ? ACTION_SHORTCUTS[action.key] : undefined);
+export const shortcutFor = (action: ActionView) => (action.builtIn && action.type ? ACTION_SHORTCUTS[action.type] : undefined);
 
 export function useQueueActions(projectId: string, queueId: string | null) {
   return useResource(queueId ? `${projectId}/${queueId}/actions` : null, (signal) =>
