@@ -177,7 +177,7 @@ describe('dashboard moderation: queues, items, claims, actions, authors, audit, 
     assert.deepEqual(detail.body.metadataBadges.map((b: any) => b.key), ['email_verified', 'phone_verified', 'identity_verified', 'is_paying_customer']);
     assert.deepEqual(detail.body.recentContent.map((c: any) => c.id), ['auth-item-2', 'auth-item-1', 'auth-item-0']);
     const kinds = detail.body.audit.map((e: any) => `${e.kind}:${e.actionKey ?? e.value}`);
-    assert.deepEqual(kinds, ['trust_level:4', 'action:temporary_block']);
+    assert.deepEqual(kinds, ['trust_level:4', 'action:AUTHOR_BLOCK_TEMP']);
     assert.ok(detail.body.audit.every((e: any) => e.actor.email === 'mod1@example.test'));
 
     const unblocked = await mod2.call('POST', `${P()}/authors/regular/unblock`, { body: { reason: 'served' } });

@@ -85,7 +85,7 @@ export async function authorRoutes(fastify: FastifyInstance): Promise<void> {
     const projectId = memberOf(request).projectId;
     const { reason, durationMs } = request.body;
     await executeAction(db, projectId, actorOfRequest(request), {
-      actionKey: durationMs === undefined ? 'block' : 'temporary_block',
+      actionKey: durationMs === undefined ? 'AUTHOR_BLOCK' : 'AUTHOR_BLOCK_TEMP',
       authorIds: [request.params.authorId],
       ...(reason !== undefined ? { comment: reason } : {}),
       ...(durationMs !== undefined ? { duration: durationMs } : {}),
