@@ -132,7 +132,7 @@ describe('dashboard moderation: queues, items, claims, actions, authors, audit, 
     assert.equal(done.body.count, 1000);
     assert.equal((await mod.call('GET', `${P()}/queues/${queueId}`)).body.queue.unresolvedItemsCount, pending - 999);
     const { rows } = await t.server.db.query<{ n: number; users: number }>(
-      "SELECT count(*) AS n, count(DISTINCT actor_email) AS users FROM audit_log WHERE project_id = $1 AND action_key = 'allow' AND actor_user_id = $2",
+      "SELECT count(*) AS n, count(DISTINCT actor_email) AS users FROM audit_log WHERE project_id = $1 AND action_key = 'ITEM_ALLOW' AND actor_user_id = $2",
       [t.projectId, modUserId],
     );
     assert.equal(Number(rows[0]!.n), 1000);

@@ -97,7 +97,7 @@ export async function authorRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(`${P}/authors/:authorId/unblock`, { config: { access: 'moderate' }, schema: { hide, params: AuthorParams, body: UnblockBody } }, async (request) => {
     const projectId = memberOf(request).projectId;
     await executeAction(db, projectId, actorOfRequest(request), {
-      actionKey: 'unblock',
+      actionKey: 'AUTHOR_UNBLOCK',
       authorIds: [request.params.authorId],
       ...(request.body?.reason !== undefined ? { comment: request.body.reason } : {}),
     });
