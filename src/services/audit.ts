@@ -175,21 +175,8 @@ export async function actionsForItems(db: Queryable, projectId: string, contentI
 
 export type AuditActor = { type: 'user'; userId: string; email: string | null } | { type: 'api_key'; keyId: string } | { type: 'system' };
 
-export interface AuditLogEntry {
-  id: string;
-  kind: AuditKind;
-  actor: AuditActor;
-  actionId: string | null;
-  actionKey: string | null;
-  actionName: string | null;
-  actionType: string | null;
-  queueId: string | null;
-  contentId: string | null;
-  authorId: string | null;
-  value: string | null;
-  comment: string | null;
-  createdAt: number;
-}
+/** An entry as the dashboard shows it: who acted, as a user, a key or the system. */
+export type AuditLogEntry = Omit<AuditEntryView, 'actorKeyId'> & { actor: AuditActor };
 
 export interface AuditLogQuery {
   /** A user id or email; 'api' for API-key entries; 'system' for automatic ones. */

@@ -155,12 +155,12 @@ export class RateLimiter {
     const keyTally = key && this.tally(key, keyId, now);
     const projectTally = project && this.tally(project, projectId, now);
     const quotaTally = countsAgainstQuota && quota ? this.tally(quota, projectId, now) : null;
-    for (const tally of [keyTally, projectTally, quotaTally]) {
-      if (tally && used(tally) >= tally.rule.limit) {
-        return { allowed: false, scope: tally.rule.scope, limit: tally.rule.limit, retryAfterMs: Math.max(1, tally.end - now), resetAt: tally.end };
-      }
-    }
-    for (const tally of [keyTally, projectTally, quotaTally]) if (tally) tally.unsent++;
+    // Checked and counted without building an array: this runs for every /v1 request.
+    const refused = overLimit(keyTally) ?? overLimit(projectTally) ?? overLimit(quotaTally);
+    if (refused) return { allowed: false, scope: refused.rule.scope, limit: refused.rule.limit, retryAfterMs: Math.max(1, refused.end - now), resetAt: refused.end };
+    if (keyTally) keyTally.unsent++;
+    if (projectTally) projectTally.unsent++;
+    if (quotaTally) quotaTally.unsent++;
     // The headers speak of the tightest per-request limit: the key's, else the project's.
     const shown = keyTally ?? projectTally ?? quotaTally;
     if (!shown) return { allowed: true, limit: 0, remaining: 0, resetAt: 0 };
@@ -228,3 +228,4 @@ export class RateLimiter {
 }
 
 const used = (tally: Tally): number => tally.shared + tally.unsent + tally.sending;
+const overLimit = (tally: Tally | null | false): Tally | undefined => (tally && used(tally) >= tally.rule.limit ? tally : undefined);
