@@ -2,7 +2,9 @@
  * Issue #27's dev loop: trains every model without the dev messages of the realistic corpus (and without
  * the dev parts of the TRAIN sets), then scores those dev messages as the API would (scripts/eval-realistic.ts
  * apiVerdict) and prints, per policy, harmful caught and benign left alone at the shipped threshold, ROC AUC,
- * and the probability cut that would catch the most while leaving at least 96 % of the benign messages alone.
+ * the probability cut that would catch the most while leaving at least `--target` of the benign messages alone, and the
+ * "mixed" cut the shipped decision cuts come from (own look-alikes and all benign messages half each) with the
+ * decisionCut it implies for train-all.ts.
  *
  *   OPEN_MODERATION_DEV_HOLDOUT=1 OPEN_MODERATION_MODELS_DIR=/tmp/om-dev npx tsx training/dev-corpus.ts [--no-train]
  *
@@ -16,7 +18,7 @@ import { loadModels } from '../src/core/classifiers/index.ts';
 import { DEV_HOLDOUT } from './datasets.ts';
 import { corpus, describeCorpus, CORPUS_POLICIES, CORPUS_LANGUAGES } from './corpus.ts';
 import { rocAuc } from './metrics.ts';
-import { trainAll } from './train-all.ts';
+import { buildSpecs, trainAll } from './train-all.ts';
 import { apiVerdict } from '../scripts/eval-realistic.ts';
 
 const { values } = parseArgs({ options: { 'no-train': { type: 'boolean' }, only: { type: 'string' }, target: { type: 'string', default: '0.96' } } });
@@ -31,6 +33,9 @@ if (!values['no-train']) {
 }
 loadModels(MODELS_DIR);
 const dev = load.messages.filter((m) => m.split === 'dev');
+/** Where the writers' file names for a policy's look-alikes do not follow "negatives-<policy without _>". */
+const OWN_LOOK_ALIKE_FILES: Partial<Record<string, string>> = { self_promotion: 'negatives-selfpromo', toxicity_severe: 'negatives-toxicity' };
+const specByName = new Map(buildSpecs().map((spec) => [spec.name, spec]));
 const target = Number(values.target);
 const pct = (a: number, b: number) => (b === 0 ? '   —  ' : `${((100 * a) / b).toFixed(1).padStart(5)}%`);
 let totalHarmful = 0;
@@ -50,7 +55,7 @@ for (const policy of CORPUS_POLICIES) {
   let ownLookAlikes = 0;
   let ownLeft = 0;
   const ownScores: number[] = [];
-  const ownName = `negatives-${policy.replace('_', '')}`;
+  const ownName = OWN_LOOK_ALIKE_FILES[policy] ?? `negatives-${policy.replace('_', '')}`;
   for (const message of dev) {
     const verdict = apiVerdict(policy, message.text);
     const language = perLanguage.get(message.lang) ?? { h: 0, c: 0, b: 0, l: 0 };
@@ -97,6 +102,15 @@ for (const policy of CORPUS_POLICIES) {
     if (value > balancedValue + 1e-9) [balancedValue, balancedCut] = [value, c];
   }
   const logit = (p: number) => Math.log(p / (1 - p));
+  // The decision cut of the shipped recipe: the lowest cut leaving `target` of the benign dev messages alone, its own
+  // look-alikes and all benign messages counting half each (all benign alone when it has fewer than 20 look-alikes).
+  const leftAt = (c: number) => (ownScores.length >= 20 ? (share(ownScores, c, false) + share(lookAlike, c, false)) / 2 : share(lookAlike, c, false));
+  const mixedCut = [...new Set([...lookAlike, 0.5])].map((p) => p + 1e-6).sort((a, b) => a - b).find((c) => leftAt(c) >= target) ?? 0.999;
+  const spec = specByName.get(policy);
+  if (spec?.decisionCut !== undefined) {
+    const shipped = 1 / (1 + Math.exp(-(logit(spec.decisionCut) + logit(Math.min(0.999, mixedCut)))));
+    console.log(`${policy.padEnd(16)} mixed cut for ${target}: ${mixedCut.toFixed(3)} caught ${pct(harmful.filter((p) => p >= mixedCut).length, harmful.length)}, left alone ${pct(share(lookAlike, mixedCut, false) * lookAlike.length, lookAlike.length)}, own look-alikes ${pct(share(ownScores, mixedCut, false) * ownScores.length, ownScores.length)}; decisionCut ${spec.decisionCut} → ${shipped.toFixed(3)}`);
+  }
   console.log(
     `${policy.padEnd(16)} balanced cut ${balancedCut.toFixed(3)} (shift ${logit(Math.min(0.999, Math.max(0.001, balancedCut))).toFixed(2)} log-odds): caught ${pct(harmful.filter((p) => p >= balancedCut).length, harmful.length)}, left alone ${pct(lookAlike.filter((p) => p < balancedCut).length, lookAlike.length)}, own look-alikes ${pct(ownScores.filter((p) => p < balancedCut).length, ownScores.length)}`,
   );

@@ -16,7 +16,7 @@ import { corpus, corpus as loadedCorpus, describeCorpus, type CorpusMessage, typ
 import { convAbuse, cssrsReddit, edos, implicitHate, onlineMisogyny, type PublicExample } from './public-sets.ts';
 import { trainLogistic, mulberry32, type TrainingExample } from './logistic.ts';
 import { expandIdentityTemplates } from './identity.ts';
-import { multilingualProfanity } from './wordlists.ts';
+import { droppedProfanity, multilingualProfanity, ownProfanity } from './wordlists.ts';
 import { obfuscate } from './obfuscate.ts';
 
 /**
@@ -179,31 +179,50 @@ function withViolentWords(items: string[]): string[] {
  * platforms moderate, so it weighs more than the tweet sets. Set by judgement, not compared on dev: one dev run took
  * 15 minutes on the shared machine.
  */
-export const CORPUS_WEIGHTS = { positive: 3, lookAlike: 3, otherHarm: 1 };
+export const CORPUS_WEIGHTS = devWeights(process.env.OPEN_MODERATION_DEV_CORPUS_WEIGHTS) ?? { positive: 3, lookAlike: 3, otherHarm: 1 };
 
-/** The corpus messages that train: all of them, or under OPEN_MODERATION_DEV_HOLDOUT the train split only. */
+/** How much more a corpus message in es, pt, fr or de weighs than an English one. */
+export const CORPUS_OTHER_LANGUAGE_FACTOR = process.env.OPEN_MODERATION_DEV_HOLDOUT === '1' && process.env.OPEN_MODERATION_DEV_LANGUAGE_FACTOR ? Number(process.env.OPEN_MODERATION_DEV_LANGUAGE_FACTOR) : 1;
+
+/** Dev comparisons only (training/dev-corpus.ts): "positive,lookAlike,otherHarm" under OPEN_MODERATION_DEV_HOLDOUT. */
+function devWeights(value: string | undefined): typeof CORPUS_WEIGHTS | undefined {
+  if (!value || process.env.OPEN_MODERATION_DEV_HOLDOUT !== '1') return undefined;
+  const [positive, lookAlike, otherHarm] = value.split(',').map(Number);
+  return { positive: positive!, lookAlike: lookAlike!, otherHarm: otherHarm! };
+}
+
 /**
  * Issue #27's training (the realistic corpus, the new public sets, the toxicity_severe model, the decision cuts, the
- * es/pt/fr/de profanity terms and the context features) is switched on with OPEN_MODERATION_ISSUE27=1. It is not the
- * default yet: its first full retraining did not finish on the shared machine, so the committed models are still
- * those of the recipe without it, which `npm run train` (without the variable) reproduces byte for byte.
+ * es/pt/fr/de profanity terms, the project's own profanity review and the context features) is the recipe of the
+ * shipped models. OPEN_MODERATION_ISSUE27=0 trains the recipe before it, for comparisons on dev data.
  */
-export const ISSUE27 = process.env.OPEN_MODERATION_ISSUE27 === '1';
+export const ISSUE27 = process.env.OPEN_MODERATION_ISSUE27 !== '0';
 
+/** The corpus messages that train: all of them, or under OPEN_MODERATION_DEV_HOLDOUT the train split only. */
 export function corpusTrainMessages(): CorpusMessage[] {
   return corpus().messages.filter((m) => !DEV_HOLDOUT || m.split === 'train');
 }
 
 /** For one policy: the corpus messages harmful for it, and the others (benign look-alikes and ordinary, then harm of other kinds). */
 function corpusSources(policy: CorpusPolicy): { positives: Source[]; negatives: Source[] } {
-  const messages = corpusTrainMessages();
-  return {
-    positives: [{ name: `corpus:${policy}`, texts: messages.filter((m) => m.labels.includes(policy)).map((m) => m.text), weight: CORPUS_WEIGHTS.positive }],
-    negatives: [
-      { name: 'corpus:hard negatives+ordinary', texts: messages.filter((m) => m.kind !== 'harmful').map((m) => m.text), weight: CORPUS_WEIGHTS.lookAlike, groups: true },
-      { name: `corpus:harmful, not ${policy}`, texts: messages.filter((m) => m.kind === 'harmful' && !m.labels.includes(policy)).map((m) => m.text), weight: CORPUS_WEIGHTS.otherHarm },
-    ],
+  const all = corpusTrainMessages();
+  // Spanish, Portuguese, French and German have a sixth of the English messages each: their messages weigh more.
+  const byLanguage = (english: boolean) => all.filter((m) => (m.lang === 'en') === english);
+  const sources = (english: boolean) => {
+    const messages = byLanguage(english);
+    const factor = english ? 1 : CORPUS_OTHER_LANGUAGE_FACTOR;
+    const suffix = english ? '' : ' (es, pt, fr, de)';
+    return {
+      positives: [{ name: `corpus:${policy}${suffix}`, texts: messages.filter((m) => m.labels.includes(policy)).map((m) => m.text), weight: CORPUS_WEIGHTS.positive * factor }],
+      negatives: [
+        { name: `corpus:hard negatives+ordinary${suffix}`, texts: messages.filter((m) => m.kind !== 'harmful').map((m) => m.text), weight: CORPUS_WEIGHTS.lookAlike * factor, groups: true },
+        { name: `corpus:harmful, not ${policy}${suffix}`, texts: messages.filter((m) => m.kind === 'harmful' && !m.labels.includes(policy)).map((m) => m.text), weight: CORPUS_WEIGHTS.otherHarm * factor },
+      ],
+    };
   };
+  const english = sources(true);
+  const others = sources(false);
+  return { positives: [...english.positives, ...others.positives], negatives: [...english.negatives, ...others.negatives] };
 }
 
 /** The models that learn from the corpus, each from the messages judged harmful for its policy. */
@@ -372,9 +391,10 @@ export function buildSpecs(): ModelSpec[] {
   const specs: ModelSpec[] = [
     {
       name: 'toxicity_severe',
-      // Decision cuts (issue #27): the lowest probability that left 95 % of the benign dev messages of the corpus alone,
-      // for the models trained without that dev split (training/dev-corpus.ts --target 0.95, 19,403-line corpus, round 1).
-      decisionCut: 0.44,
+      // Decision cuts (issue #27, every corpus model): the lowest cut that leaves 90 % of the policy's benign dev messages
+      // alone, counting its own look-alikes and all benign messages half each, for the models trained without the corpus's
+      // dev split (training/dev-corpus.ts --target 0.9, "mixed cut", on the 40,705-line corpus; docs/evaluation-classifiers.md).
+      decisionCut: 0.313,
       embeddings: true,
       seed: 114,
       // Issue #27: severe abuse as the corpus defines it (threats of serious harm, telling someone to kill themselves,
@@ -387,14 +407,14 @@ export function buildSpecs(): ModelSpec[] {
       // Round 10: the hand-written identity-benign lines weigh 2 here, not 4 as for hate: with round 10's anger, grief and
       // debate lines about groups at 4, toxicity trained without ToxiGen ranked it worse (training/dev-transfer.ts 0.826 → 0.808; 0.821 at 2).
       name: 'toxicity',
-      decisionCut: 0.52,
+      decisionCut: 0.335,
       seed: 101,
       positives: [davHate, davOffensive, olidOff, { ...hatEvalHate, weight: 0.5 }, { ...harassment, weight: 3 }, identityHate, toxHate, hateOwn],
       negatives: [everyday, chatHam, davNeither, olidNot, hatEvalNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 2 }, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, selfHarm, sexual, { ...generalTweets, weight: 0.5 }],
     },
     {
       name: 'hate',
-      decisionCut: 0.15,
+      decisionCut: 0.231,
       embeddings: true,
       seed: 102,
       positives: [{ ...davHate, weight: 2 }, { ...hatEvalHate, weight: 0.2 }, toxHate, identityHate, hateOwn, ...(obfuscation ? [obfuscatedHate] : [])],
@@ -417,7 +437,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'sexual',
-      decisionCut: 0.25,
+      decisionCut: 0.176,
       embeddings: true,
       seed: 103,
       positives: [{ ...sexual, weight: 2 }],
@@ -428,7 +448,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'violence',
-      decisionCut: 0.46,
+      decisionCut: 0.246,
       embeddings: true,
       seed: 104,
       positives: [violence, violentHate, violentTweets],
@@ -438,7 +458,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'self_harm',
-      decisionCut: 0.19,
+      decisionCut: 0.348,
       embeddings: true,
       seed: 105,
       positives: [selfHarm],
@@ -447,14 +467,14 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'flirtation',
-      decisionCut: 0.1,
+      decisionCut: 0.129,
       seed: 106,
       positives: [flirtation],
       negatives: [everyday, chatHam, paragraphs, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, { ...sexual, weight: 0.5 }, violence, harassment, davNeither, generalTweets],
     },
     {
       name: 'spam',
-      decisionCut: 0.06,
+      decisionCut: 0.097,
       embeddings: true,
       seed: 107,
       // Round 12: NBSVM-style scaling (5-fold CV F1 0.9628 → 0.9653, AUC 0.9943 → 0.9948, AP 0.9834 → 0.9861; power 0.5
@@ -465,7 +485,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'self_promotion',
-      decisionCut: 0.05,
+      decisionCut: 0.136,
       seed: 108,
       positives: [{ name: 'youtube:spam(4 videos)', texts: texts(ytTrain, (e) => e.label === 1) }, selfPromotion],
       negatives: [{ name: 'youtube:ham(4 videos)', texts: texts(ytTrain, (e) => e.label === 0) }, { name: 'sms:all', texts: every(smsTrain, 2).map((e) => e.text) }, neutral, { ...generalTweets, texts: every(generalTweets.texts, 3) }, davNeitherWithLink],
@@ -568,9 +588,13 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
   mkdirSync(outputDir, { recursive: true });
   setContextFeatures(ISSUE27);
   // Issue #27: the reviewed es/pt/fr/de terms after the English ones; an English term keeps its own entry.
-  const english = surgeProfanity().filter((t) => t.term.length > 1);
+  const dropped = ISSUE27 ? droppedProfanity() : new Set<string>();
+  const english = surgeProfanity().filter((t) => t.term.length > 1 && !dropped.has(t.term));
   const englishTerms = new Set(english.map((t) => t.term));
-  const profanity = [...english, ...(ISSUE27 ? multilingualProfanity() : []).filter((t) => !englishTerms.has(t.term))].sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+  // Then the project's own additions, each only where neither list has the term.
+  const listed = new Set(englishTerms);
+  const added = ISSUE27 ? [...multilingualProfanity(), ...ownProfanity()].filter((t) => !dropped.has(t.term)) : [];
+  const profanity = [...english, ...added.filter((t) => !listed.has(t.term) && (listed.add(t.term), true))].sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
   setProfanityTerms(profanity);
   writeFileSync(resolve(outputDir, PROFANITY_TERMS_FILE), `${JSON.stringify(profanity)}\n`);
 

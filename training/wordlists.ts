@@ -54,3 +54,35 @@ export function multilingualProfanity(): SurgeTerm[] {
   }
   return [...out.values()];
 }
+
+/**
+ * The project's own additions (training/wordlists/own-profanity.tsv): swear words the two source lists lack, folded as
+ * the tokenizer sees them, with ß also written ss. A "stem*" term keeps its star: the lexicon matches it as a prefix.
+ */
+export function ownProfanity(): SurgeTerm[] {
+  const out = new Map<string, SurgeTerm>();
+  for (const line of readFileSync(resolve(REPO_ROOT, 'training/wordlists/own-profanity.tsv'), 'utf8').split('\n')) {
+    if (!line.trim() || line.startsWith('#')) continue;
+    const [lang, term, severity] = line.split('\t');
+    if (severity === 'drop') continue;
+    const level = Number(severity);
+    if (!lang || !term || !(level >= 1 && level <= 3)) throw new Error(`own-profanity.tsv: bad line ${JSON.stringify(line)}`);
+    const folded = foldTerm(term);
+    for (const variant of new Set([folded, folded.replace(/ß/g, 'ss')])) {
+      const known = out.get(variant);
+      if (known) known.severity = Math.max(known.severity, level);
+      else out.set(variant, { term: variant, severity: level, categories: [`own ${lang}`] });
+    }
+  }
+  return [...out.values()];
+}
+
+/** Terms of the source lists that training/wordlists/own-profanity.tsv drops (folded). */
+export function droppedProfanity(): Set<string> {
+  const out = new Set<string>();
+  for (const line of readFileSync(resolve(REPO_ROOT, 'training/wordlists/own-profanity.tsv'), 'utf8').split('\n')) {
+    const [, term, decision] = line.split('\t');
+    if (!line.startsWith('#') && term && decision === 'drop') out.add(foldTerm(term));
+  }
+  return out;
+}

@@ -46,3 +46,9 @@ test('the matcher runs only where a disguise could hide', () => {
     assert.equal(mayHideProfanity(plain), false, plain);
   }
 });
+
+test('an emoji is not a disguise; styled letters outside the BMP are', () => {
+  assert.equal(mayHideProfanity('¡feliz cumple! que pases un día genial 🎉'), false);
+  assert.equal(obscenityScore('¡feliz cumple! que pases un día genial 🎉') > 0, true, 'the matcher alone reads "cum" in "cumple": the reason it must not run here');
+  assert.equal(mayHideProfanity('what the 𝐟𝐮𝐜𝐤'), true);
+});

@@ -20,6 +20,7 @@ export function obscenityScore(text: string): number {
 /** Letters of other scripts (look-alikes), combining and invisible characters and astral symbols can disguise a word; punctuation such as ’ « » — cannot. */
 const DISGUISING = /[\p{L}\p{M}\p{Cf}\p{Cs}\p{N}]/u;
 const mayDisguise = (char: string): boolean => DISGUISING.test(char);
+const ASTRAL_LETTER = /[\p{L}\p{N}]/u;
 
 const isLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7);
 
@@ -37,6 +38,15 @@ export function mayHideProfanity(text: string): boolean {
     const c = text.charCodeAt(i);
     // Accented Latin letters are how Spanish, Portuguese, French and German are written, not a disguise: the English
     // matcher run on them found "ass", "cum" and "fu" inside ordinary words of the UDHR (issue #27, training/dev-languages.ts).
+    // An emoji is not a disguise (it made the matcher read "cum" in "¡feliz cumple! 🎉"); styled letters such as 𝐟𝐮𝐜𝐤 are.
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const point = text.codePointAt(i)!;
+      if (point > 0xffff && ASTRAL_LETTER.test(String.fromCodePoint(point))) return true;
+      i++;
+      previous = -1;
+      run = 0;
+      continue;
+    }
     if (c > 0x7f && !(c >= 0xc0 && c <= 0x24f) && mayDisguise(text[i]!)) return true;
     run = c === previous ? run + 1 : 1;
     if (run >= 3 && isLetter(c)) return true;
