@@ -46,11 +46,25 @@ interface PolicyError {
 }
 
 /**
+ * What the stored item keeps besides the response (the dashboard playground shows it for a run
+ * that stores nothing): the real verdict (also under dry run), Unicode findings, shadow flags.
+ */
+export interface ReviewDetails {
+  evaluation: Evaluation;
+  recommendation: Recommendation;
+  unicode: ReturnType<typeof unicodeFindings> | null;
+  shadowFlagged: string[];
+  dryRun: boolean;
+  /** The settings the policies ran with (the channel's, or the request's override). */
+  policySettings: PolicySettings[];
+}
+
+/**
  * POST /v1/moderate, top to bottom:
  * validate → normalize → run policies → evaluate → recommend → store.
  * A policy that throws becomes an `errors` entry; the request still succeeds.
  */
-export async function moderate(deps: PipelineDeps, projectId: string, body: ModerateBody): Promise<ModerateResponse> {
+export async function moderate(deps: PipelineDeps, projectId: string, body: ModerateBody, explain?: (details: ReviewDetails) => void): Promise<ModerateResponse> {
   const started = performance.now();
 
   // validate: what the schema cannot know (channel, policy ids and their settings)
@@ -193,6 +207,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
     },
   };
   if (errors.length > 0) response.errors = errors;
+  explain?.({ evaluation, recommendation, unicode: unicodeFindings(fields) ?? null, shadowFlagged, dryRun: channel.config.dryRun, policySettings });
   return attachPoliciesJson(response, policiesJson);
 }
 
