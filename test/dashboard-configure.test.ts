@@ -110,9 +110,23 @@ describe('dashboard configuration API: channels, playground, queues, wordlists, 
     const invisible = after.labels.find((l: any) => l.id === 'invisible');
     assert.deepEqual([invisible.probability, invisible.flagged], [1, false], 'detected but turned off');
     assert.deepEqual(shadow.review.shadowFlagged, ['unicode_spoofing']);
-    assert.equal((await t.request('GET', '/v1/queue')).status, 200);
-    const { rows } = await t.server.db.query('SELECT count(*)::int AS n FROM content_items WHERE project_id = $1', [t.projectId]);
-    assert.equal(rows[0].n, 0, 'the playground stores nothing');
+    const { rows } = await t.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM content_items WHERE project_id = $1', [t.projectId]);
+    assert.equal(rows[0]!.n, 0, 'the playground stores nothing');
+  });
+
+  test('any built-in policy can run in shadow mode: it scores, shadow-flags, never flags', async () => {
+    const created = await admin.call('POST', `${P()}/channels`, { body: { key: 'shadowed', name: 'Shadowed', policies: [{ id: 'toxicity', mode: 'shadow' }] } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const run = await admin.call('POST', `${P()}/playground`, { body: { channel: 'shadowed', content: { type: 'text', text: 'you are a stupid idiot and I hate you' } } });
+    const toxicity = run.body.result.policies.find((p: any) => p.id === 'toxicity');
+    assert.ok(toxicity.probability >= run.body.thresholds.toxicity, JSON.stringify(run.body));
+    assert.equal(toxicity.flagged, false);
+    assert.equal(run.body.result.evaluation.flagged, false);
+    assert.deepEqual(run.body.review.shadowFlagged, ['toxicity']);
+    const bad = await admin.call('PUT', `${P()}/channels/shadowed`, { body: { policies: [{ id: 'toxicity', mode: 'quiet' }] } });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.issues[0].path, '/policies/0/mode');
+    assert.equal((await admin.call('DELETE', `${P()}/channels/shadowed`)).status, 200);
   });
 
   test('channels: create, update, delete, each audited with before/after', async () => {

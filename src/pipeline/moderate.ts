@@ -428,9 +428,11 @@ function combineFields(settings: PolicySettings, policy: Policy, evaluated: read
   const flaggedFields: string[] = [];
   const labels = new Map<string, { id: string; probability: number; flagged: boolean }>();
   const matches: NonNullable<PolicyResult['matches']> = [];
+  // Shadow mode (any built-in policy may run in it) scores and reports, and never flags.
+  const mayFlag = settings.flag && settings.mode !== 'shadow';
   perField.forEach((result, index) => {
     if (!result) return;
-    const fieldFlagged = settings.flag && (result.flagged ?? result.probability >= threshold);
+    const fieldFlagged = mayFlag && (result.flagged ?? result.probability >= threshold);
     // Shadow flag: the policy reached its threshold but held back, being in shadow mode or saying so itself.
     if (!fieldFlagged && result.probability >= threshold && (settings.mode === 'shadow' || (settings.flag && result.flagged === false))) {
       observedUnflagged = true;
@@ -446,7 +448,7 @@ function combineFields(settings: PolicySettings, policy: Policy, evaluated: read
       bestIndex = index;
     }
     for (const label of result.labels ?? []) {
-      const labelFlagged = settings.flag && (label.flagged ?? label.probability >= threshold);
+      const labelFlagged = mayFlag && (label.flagged ?? label.probability >= threshold);
       const seen = labels.get(label.id);
       if (!seen) labels.set(label.id, { id: label.id, probability: label.probability, flagged: labelFlagged });
       else {
