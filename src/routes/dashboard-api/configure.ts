@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../../errors.ts';
 import { diffConfig } from '../../core/config-diff.ts';
 import { TRIAGE_PRESETS, DEFAULT_TRIAGE } from '../../core/recommendation.ts';
 import { UNICODE_SIGNALS } from '../../core/unicode/types.ts';
+import { entityNames } from '../../core/entities/settings.ts';
 import { wordsFromCsv, wordsToCsv } from '../../core/wordlist/csv.ts';
 import { CreateChannelBody, UpdateChannelBody } from '../../schemas/channel.ts';
 import { CreateQueueBody, QueueFilterSchema, UpdateQueueBody } from '../../schemas/queues.ts';
@@ -61,7 +62,8 @@ export async function configureRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(`${P}/config/catalog`, { config: { access }, schema: { hide, params: ProjectParams } }, async (request) => ({
     policies: policyIds().map((id) => {
       const { policy } = findPolicy(id)!;
-      return { id, type: policy.type, defaultThreshold: policy.defaultThreshold };
+      const labels = id === 'unicode_spoofing' ? [...UNICODE_SIGNALS] : id === 'pii' || id === 'url' ? [...entityNames(id)] : [];
+      return { id, type: policy.type, defaultThreshold: policy.defaultThreshold, labels };
     }),
     wordlistPolicy: { prefix: WORDLIST_POLICY_PREFIX, defaultThreshold: findPolicy(`${WORDLIST_POLICY_PREFIX}x`)!.policy.defaultThreshold },
     insights: insightIds(),
