@@ -77,6 +77,7 @@ export function PolicyTable({ catalog, policies, onChange }: { catalog: Catalog;
                 <td>
                   <select
                     className="select"
+                    style={{ minWidth: 140 }}
                     aria-label={`Flagging of ${row.label}`}
                     disabled={!on}
                     value={entry ? flaggingOf(entry) : 'flag'}

@@ -48,7 +48,7 @@ function RuleEditor({ rule, index, count, onChange, onMove, onRemove }: { rule: 
           <textarea
             id={id}
             className="textarea mono"
-            rows={3}
+            rows={6}
             value={text}
             onChange={(e) => {
               setText(e.target.value);
