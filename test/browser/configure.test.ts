@@ -118,6 +118,30 @@ describe('browser: configuration pages', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('a wordlist of 1,500 words: searched on the server, two words removed in bulk, a CSV imported', async () => {
+    const words = Array.from({ length: 1500 }, (_, i) => `scam${String(i).padStart(4, '0')}`);
+    assert.equal((await d.test.request('POST', '/v1/wordlist', { body: { name: 'Scam words', key: 'scam-words', words } })).status, 201);
+    const page = await d.signedIn(d.test.admin.email, d.test.admin.password);
+    const errors = watchErrors(page);
+    await page.getByRole('link', { name: 'Wordlists' }).click();
+    await page.getByRole('link', { name: 'Scam words' }).click();
+    const matches = page.getByTestId('word-matches');
+    await matches.getByText('1,500 of 1,500 words').waitFor();
+    assert.equal(await page.getByRole('list', { name: 'Words' }).getByRole('listitem').count(), 100, 'one page, not the whole list');
+    await page.getByLabel('Search words').fill('scam012');
+    await matches.getByText('10 of 1,500 words contain “scam012”').waitFor();
+    await page.getByLabel('Select scam0120').check();
+    await page.getByLabel('Select scam0121').check();
+    await page.getByRole('button', { name: 'Remove selected (2)' }).click();
+    await matches.getByText('8 of 1,498 words contain “scam012”').waitFor();
+    await page.getByLabel('CSV file').setInputFiles({ name: 'more.csv', mimeType: 'text/csv', buffer: Buffer.from('word\r\n"gift card, free"\r\nscam0001\r\n') });
+    await page.getByText('2 words read, 1 new').waitFor();
+    const stored = (await d.test.request('GET', '/v1/wordlist/scam-words')).body.words as string[];
+    assert.equal(stored.length, 1499);
+    assert.ok(stored.includes('gift card, free') && !stored.includes('scam0120'));
+    assert.deepEqual(errors, []);
+  });
+
   test('a moderator sees no Configure group and is refused the pages', async () => {
     const mod = await d.addUser('molly@example.com', 'moderator');
     const page = await d.signedIn(mod.email);
