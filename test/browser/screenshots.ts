@@ -160,6 +160,16 @@ try {
   await page.goto(`${d.test.url}/configure/actions`);
   await page.getByRole('table', { name: 'Actions' }).waitFor();
   await shot(page, 'config-actions');
+  await page.locator('tr[data-action="escalate"]').getByRole('button', { name: 'Edit' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Escalate to legal' });
+  await dialog.getByLabel('Shown in').selectOption('SOME_QUEUES');
+  await dialog.getByLabel('Marketplace').check();
+  await dialog.getByRole('button', { name: 'Add a webhook' }).click();
+  await dialog.getByLabel('Webhook 1 name').fill('Legal desk');
+  await dialog.getByLabel('Webhook 1 URL').fill('https://legal.example.com/hooks/moderation');
+  await shot(page, 'config-action-edit');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Action “Escalate to legal” saved').waitFor();
 
   const phone = await d.signedIn(d.test.admin.email, d.test.admin.password, { width: 390, height: 844 });
   await phone.goto(`${d.test.url}/queues/${queue}/items/msg-1003`);

@@ -225,7 +225,7 @@ export function ActionsSettingsPage() {
                       <strong>{a.name}</strong> {a.builtIn && <Badge>built-in</Badge>} {a.position === 'HIDDEN' && <Badge tone="warning">hidden</Badge>}
                       <div className="small muted mono">
                         {a.key ?? a.id}
-                        {a.type ? ` · ${a.type}` : ''}
+                        {a.type && a.type !== a.key ? ` · ${a.type}` : ''}
                       </div>
                     </td>
                     <td className="small">
