@@ -114,6 +114,19 @@ describe('dashboard configuration API: channels, playground, queues, wordlists, 
     assert.equal(rows[0]!.n, 0, 'the playground stores nothing');
   });
 
+  test('playground with an author: a blocked author shapes the verdict; an unknown one is not created', async () => {
+    assert.equal((await t.request('POST', '/v1/authors', { body: { external_id: 'pg-blocked' } })).status, 200);
+    const blocked = await t.request('POST', '/v1/actions/execute', { body: { actionKey: 'AUTHOR_BLOCK', authorIds: ['pg-blocked'], value: 'spam' } });
+    assert.equal(blocked.status, 200, JSON.stringify(blocked.body));
+    const run = await admin.call('POST', `${P()}/playground`, { body: { content: { type: 'text', text: 'hello there' }, authorId: 'pg-blocked', metaType: 'comment' } });
+    assert.equal(run.status, 200);
+    assert.equal(run.body.result.author.status, 'blocked');
+    assert.ok(run.body.result.recommendation.reason_codes.includes('author_block'), JSON.stringify(run.body.result.recommendation));
+    const unknown = await admin.call('POST', `${P()}/playground`, { body: { content: { type: 'text', text: 'hello' }, authorId: 'pg-nobody' } });
+    assert.equal(unknown.status, 200);
+    assert.equal((await t.request('GET', '/v1/authors/pg-nobody')).status, 404);
+  });
+
   test('any built-in policy can run in shadow mode: it scores, shadow-flags, never flags', async () => {
     const created = await admin.call('POST', `${P()}/channels`, { body: { key: 'shadowed', name: 'Shadowed', policies: [{ id: 'toxicity', mode: 'shadow' }] } });
     assert.equal(created.status, 201, JSON.stringify(created.body));

@@ -11,6 +11,7 @@ import { useProject } from '../components/session/session.tsx';
 import { setSearch, useLocation } from '../router.tsx';
 import { ForbiddenPage } from './not-found.tsx';
 
+const META_TYPES = ['profile', 'message', 'post', 'comment', 'event', 'product', 'review', 'other'] as const;
 const OBJECT_EXAMPLE = '{\n  "title": "Great deals",\n  "body": "Message me on whatsapp for free money"\n}';
 
 /** `{"field": "text"}` (or full content items) as object content. */
@@ -31,6 +32,8 @@ export function PlaygroundPage() {
   const [kind, setKind] = useState<'text' | 'object'>('text');
   const [text, setText] = useState('');
   const [json, setJson] = useState(OBJECT_EXAMPLE);
+  const [authorId, setAuthorId] = useState('');
+  const [metaType, setMetaType] = useState('');
   const [run, setRun] = useState<{ run: PlaygroundRun; content: Content } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -49,7 +52,8 @@ export function PlaygroundPage() {
     }
     setBusy(true);
     try {
-      setRun({ run: await runPlayground(project.projectId, { content, ...(channel ? { channel } : {}) }), content });
+      const extra = { ...(channel ? { channel } : {}), ...(authorId.trim() ? { authorId: authorId.trim() } : {}), ...(metaType ? { metaType } : {}) };
+      setRun({ run: await runPlayground(project.projectId, { content, ...extra }), content });
     } catch (failure) {
       setError(failure);
     } finally {
@@ -88,6 +92,27 @@ export function PlaygroundPage() {
                 <input type="radio" name="kind" checked={kind === 'object'} onChange={() => setKind('object')} /> Object of fields (JSON)
               </label>
             </fieldset>
+          </div>
+          <div className="row" style={{ alignItems: 'flex-end' }}>
+            <div style={{ flex: '1 1 220px' }}>
+              <Field label="Author (optional)" hint="An existing author's id: their status, trust and risk shape the verdict as in a real submission; no author is created">
+                {(id) => <input id={id} className="input" value={authorId} onChange={(e) => setAuthorId(e.target.value)} />}
+              </Field>
+            </div>
+            <div style={{ flex: '1 1 160px' }}>
+              <Field label="Type of content (optional)">
+                {(id) => (
+                  <select id={id} className="select" value={metaType} onChange={(e) => setMetaType(e.target.value)}>
+                    <option value="">not given</option>
+                    {META_TYPES.map((m) => (
+                      <option key={m} value={m}>
+                        {m}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            </div>
           </div>
           {kind === 'text' ? (
             <Field label="Text to test">{(id) => <textarea id={id} className="textarea" rows={5} value={text} onChange={(e) => setText(e.target.value)} onKeyDown={onKey} placeholder="Paste a message…" />}</Field>

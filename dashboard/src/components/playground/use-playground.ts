@@ -24,4 +24,4 @@ export interface PlaygroundRun {
   channel: Channel;
 }
 
-export const runPlayground = (projectId: string, body: { content: Content; channel?: string }) => api.post<PlaygroundRun>(projectPath(projectId, '/playground'), body);
+export const runPlayground = (projectId: string, body: { content: Content; channel?: string; authorId?: string; metaType?: string }) => api.post<PlaygroundRun>(projectPath(projectId, '/playground'), body);
