@@ -66,6 +66,13 @@ describe('dashboard role table: every route × every caller', () => {
     return { contentId, authorId };
   };
   const P = () => `/projects/${t.projectId}`;
+  const freshWordlist = async () => {
+    const key = unique('list');
+    assert.equal((await t.request('POST', '/v1/wordlist', { body: { name: 'List', key, words: ['alpha', 'beta'] } })).status, 201);
+    return key;
+  };
+  const freshQueue = async () => (await t.request('POST', '/v1/queue', { body: { name: unique('Queue') } })).body.queue.id as string;
+  const freshAction = async () => (await t.request('POST', '/v1/actions', { body: { name: 'Custom', key: unique('action') } })).body.id as string;
 
   before(async () => {
     t = await startTestServer();
@@ -168,6 +175,46 @@ describe('dashboard role table: every route × every caller', () => {
       method: 'PUT', url: '/dashboard/api/projects/:projectId/settings/custom-data', rule: 'configure',
       call: async () => ({ method: 'PUT', path: `${P()}/settings/custom-data`, body: { enabled: false, endpointUrl: 'https://crm.example.com/om', headers: [{ name: 'X-Api-Key', value: 'k' }] } }),
     },
+    // ---- configuration (issue #29): channels, wordlists, queues, actions, playground
+    { method: 'GET', url: '/dashboard/api/projects/:projectId/config/catalog', rule: 'configure', call: async () => ({ method: 'GET', path: `${P()}/config/catalog` }) },
+    { method: 'GET', url: '/dashboard/api/projects/:projectId/channels', rule: 'configure', call: async () => ({ method: 'GET', path: `${P()}/channels` }) },
+    { method: 'GET', url: '/dashboard/api/projects/:projectId/channels/:channelId', rule: 'configure', call: async () => ({ method: 'GET', path: `${P()}/channels/default` }) },
+    { method: 'POST', url: '/dashboard/api/projects/:projectId/channels', rule: 'configure', call: async () => ({ method: 'POST', path: `${P()}/channels`, body: { key: unique('ch'), name: 'Channel' } }) },
+    { method: 'PUT', url: '/dashboard/api/projects/:projectId/channels/:channelId', rule: 'configure', call: async () => ({ method: 'PUT', path: `${P()}/channels/default`, body: { name: unique('Default') } }) },
+    {
+      method: 'DELETE', url: '/dashboard/api/projects/:projectId/channels/:channelId', rule: 'configure',
+      call: async () => {
+        const key = unique('gone');
+        assert.equal((await t.request('POST', '/v1/channels', { body: { key, name: 'Gone' } })).status, 201);
+        return { method: 'DELETE', path: `${P()}/channels/${key}` };
+      },
+    },
+    { method: 'POST', url: '/dashboard/api/projects/:projectId/playground', rule: 'configure', call: async () => ({ method: 'POST', path: `${P()}/playground`, body: { content: { type: 'text', text: 'hello there' } } }) },
+    { method: 'GET', url: '/dashboard/api/projects/:projectId/wordlists', rule: 'configure', call: async () => ({ method: 'GET', path: `${P()}/wordlists` }) },
+    { method: 'POST', url: '/dashboard/api/projects/:projectId/wordlists', rule: 'configure', call: async () => ({ method: 'POST', path: `${P()}/wordlists`, body: { name: 'List', key: unique('wl') } }) },
+    { method: 'GET', url: '/dashboard/api/projects/:projectId/wordlists/:wordlistId', rule: 'configure', call: async () => ({ method: 'GET', path: `${P()}/wordlists/${await freshWordlist()}` }) },
+    { method: 'PUT', url: '/dashboard/api/projects/:projectId/wordlists/:wordlistId', rule: 'configure', call: async () => ({ method: 'PUT', path: `${P()}/wordlists/${await freshWordlist()}`, body: { name: 'Renamed' } }) },
+    { method: 'DELETE', url: '/dashboard/api/projects/:projectId/wordlists/:wordlistId', rule: 'configure', call: async () => ({ method: 'DELETE', path: `${P()}/wordlists/${await freshWordlist()}` }) },
+    { method: 'GET', url: '/dashboard/api/projects/:projectId/wordlists/:wordlistId/words', rule: 'configure', call: async () => ({ method: 'GET', path: `${P()}/wordlists/${await freshWordlist()}/words?contains=a` }) },
+    { method: 'POST', url: '/dashboard/api/projects/:projectId/wordlists/:wordlistId/words', rule: 'configure', call: async () => ({ method: 'POST', path: `${P()}/wordlists/${await freshWordlist()}/words`, body: { words: ['added'] } }) },
+    { method: 'POST', url: '/dashboard/api/projects/:projectId/wordlists/:wordlistId/words/remove', rule: 'configure', call: async () => ({ method: 'POST', path: `${P()}/wordlists/${await freshWordlist()}/words/remove`, body: { words: ['alpha'] } }) },
+    { method: 'POST', url: '/dashboard/api/projects/:projectId/wordlists/:wordlistId/import', rule: 'configure', call: async () => ({ method: 'POST', path: `${P()}/wordlists/${await freshWordlist()}/import`, body: { csv: 'word\ngamma\n' } }) },
+    { method: 'GET', url: '/dashboard/api/projects/:projectId/wordlists/:wordlistId/export', rule: 'configure', call: async () => ({ method: 'GET', path: `${P()}/wordlists/${await freshWordlist()}/export` }) },
+    { method: 'POST', url: '/dashboard/api/projects/:projectId/queues', rule: 'configure', call: async () => ({ method: 'POST', path: `${P()}/queues`, body: { name: unique('Queue') } }) },
+    { method: 'POST', url: '/dashboard/api/projects/:projectId/queues/preview', rule: 'configure', call: async () => ({ method: 'POST', path: `${P()}/queues/preview`, body: { filter: { flagged: 'FLAGGED' } } }) },
+    { method: 'PUT', url: '/dashboard/api/projects/:projectId/queues/:queueId', rule: 'configure', call: async () => ({ method: 'PUT', path: `${P()}/queues/${await freshQueue()}`, body: { description: 'edited' } }) },
+    { method: 'DELETE', url: '/dashboard/api/projects/:projectId/queues/:queueId', rule: 'configure', call: async () => ({ method: 'DELETE', path: `${P()}/queues/${await freshQueue()}` }) },
+    { method: 'GET', url: '/dashboard/api/projects/:projectId/actions', rule: 'configure', call: async () => ({ method: 'GET', path: `${P()}/actions` }) },
+    { method: 'POST', url: '/dashboard/api/projects/:projectId/actions', rule: 'configure', call: async () => ({ method: 'POST', path: `${P()}/actions`, body: { name: 'Custom', key: unique('act') } }) },
+    { method: 'PUT', url: '/dashboard/api/projects/:projectId/actions/:actionId', rule: 'configure', call: async () => ({ method: 'PUT', path: `${P()}/actions/${await freshAction()}`, body: { position: 'HIDDEN' } }) },
+    { method: 'DELETE', url: '/dashboard/api/projects/:projectId/actions/:actionId', rule: 'configure', call: async () => ({ method: 'DELETE', path: `${P()}/actions/${await freshAction()}` }) },
+    {
+      method: 'PUT', url: '/dashboard/api/projects/:projectId/actions/order', rule: 'configure',
+      call: async () => {
+        const actions = (await t.request('GET', '/v1/actions')).body as { id: string }[];
+        return { method: 'PUT', path: `${P()}/actions/order`, body: { order: actions.map((a) => a.id).reverse() } };
+      },
+    },
     { method: 'GET', url: '/dashboard/api/projects/:projectId/members', rule: 'members', call: async () => ({ method: 'GET', path: `${P()}/members` }) },
     { method: 'POST', url: '/dashboard/api/projects/:projectId/members', rule: 'members', call: async () => ({ method: 'POST', path: `${P()}/members`, body: { email: `${unique('new')}@example.test`, role: 'moderator' } }) },
     {
@@ -246,7 +293,10 @@ describe('dashboard role table: every route × every caller', () => {
     const { body } = await limited.call('GET', `/projects/${t.projectId}/queues`);
     assert.deepEqual(body.queues.map((q: any) => q.id), [otherQueueId]);
     const all = await clients.get('moderator')!.call('GET', `/projects/${t.projectId}/queues`);
-    assert.deepEqual(all.body.queues.map((q: any) => q.id).sort(), [queueId, otherQueueId].sort());
+    // Every queue of the project (the configuration routes above created more than these two).
+    const every = (await t.request('GET', '/v1/queue')).body.queues.map((q: any) => q.id).sort();
+    assert.ok(every.includes(queueId) && every.includes(otherQueueId));
+    assert.deepEqual(all.body.queues.map((q: any) => q.id).sort(), every);
     const { contentId } = await freshItem();
     const noQueue = await limited.call('POST', `/projects/${t.projectId}/actions/execute`, { body: { actionId: 'allow', contentIds: [contentId] } });
     assert.equal(noQueue.status, 400);

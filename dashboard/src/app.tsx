@@ -9,6 +9,12 @@ import { AuditPage } from './routes/audit.tsx';
 import { AuthorPage } from './routes/author.tsx';
 import { AuthorsPage } from './routes/authors.tsx';
 import { ChangePasswordPage } from './routes/change-password.tsx';
+import { ChannelPage } from './routes/channel.tsx';
+import { ChannelsPage } from './routes/channels.tsx';
+import { PlaygroundPage } from './routes/playground.tsx';
+import { QueueSettingsPage, QueuesSettingsPage } from './routes/queue-settings.tsx';
+import { WordlistPage, WordlistsPage } from './routes/wordlists.tsx';
+import { ActionsSettingsPage } from './routes/actions-settings.tsx';
 import { CustomDataSettingsPage } from './routes/custom-data-settings.tsx';
 import { ItemPage } from './routes/item.tsx';
 import { NotFoundPage } from './routes/not-found.tsx';
@@ -28,6 +34,14 @@ const pages: [string, Page][] = [
   ['/authors/:authorId', (p) => <AuthorPage key={p.authorId} authorId={p.authorId!} />],
   ['/audit', () => <AuditPage />],
   ['/configure/custom-data', () => <CustomDataSettingsPage />],
+  ['/configure/channels', () => <ChannelsPage />],
+  ['/configure/channels/:channelId', (p) => <ChannelPage key={p.channelId} channelId={p.channelId!} />],
+  ['/configure/playground', () => <PlaygroundPage />],
+  ['/configure/queues', () => <QueuesSettingsPage />],
+  ['/configure/queues/:queueId', (p) => <QueueSettingsPage key={p.queueId} queueId={p.queueId!} />],
+  ['/configure/wordlists', () => <WordlistsPage />],
+  ['/configure/wordlists/:wordlistId', (p) => <WordlistPage key={p.wordlistId} wordlistId={p.wordlistId!} />],
+  ['/configure/actions', () => <ActionsSettingsPage />],
 ];
 
 function Routes() {

@@ -46,11 +46,25 @@ interface PolicyError {
 }
 
 /**
+ * What the stored item keeps besides the response (the dashboard playground shows it for a run
+ * that stores nothing): the real verdict (also under dry run), Unicode findings, shadow flags.
+ */
+export interface ReviewDetails {
+  evaluation: Evaluation;
+  recommendation: Recommendation;
+  unicode: ReturnType<typeof unicodeFindings> | null;
+  shadowFlagged: string[];
+  dryRun: boolean;
+  /** The settings the policies ran with (the channel's, or the request's override). */
+  policySettings: PolicySettings[];
+}
+
+/**
  * POST /v1/moderate, top to bottom:
  * validate → normalize → run policies → evaluate → recommend → store.
  * A policy that throws becomes an `errors` entry; the request still succeeds.
  */
-export async function moderate(deps: PipelineDeps, projectId: string, body: ModerateBody): Promise<ModerateResponse> {
+export async function moderate(deps: PipelineDeps, projectId: string, body: ModerateBody, explain?: (details: ReviewDetails) => void): Promise<ModerateResponse> {
   const started = performance.now();
 
   // validate: what the schema cannot know (channel, policy ids and their settings)
@@ -193,6 +207,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
     },
   };
   if (errors.length > 0) response.errors = errors;
+  explain?.({ evaluation, recommendation, unicode: unicodeFindings(fields) ?? null, shadowFlagged, dryRun: channel.config.dryRun, policySettings });
   return attachPoliciesJson(response, policiesJson);
 }
 
@@ -413,9 +428,11 @@ function combineFields(settings: PolicySettings, policy: Policy, evaluated: read
   const flaggedFields: string[] = [];
   const labels = new Map<string, { id: string; probability: number; flagged: boolean }>();
   const matches: NonNullable<PolicyResult['matches']> = [];
+  // Shadow mode (any built-in policy may run in it) scores and reports, and never flags.
+  const mayFlag = settings.flag && settings.mode !== 'shadow';
   perField.forEach((result, index) => {
     if (!result) return;
-    const fieldFlagged = settings.flag && (result.flagged ?? result.probability >= threshold);
+    const fieldFlagged = mayFlag && (result.flagged ?? result.probability >= threshold);
     // Shadow flag: the policy reached its threshold but held back, being in shadow mode or saying so itself.
     if (!fieldFlagged && result.probability >= threshold && (settings.mode === 'shadow' || (settings.flag && result.flagged === false))) {
       observedUnflagged = true;
@@ -431,7 +448,7 @@ function combineFields(settings: PolicySettings, policy: Policy, evaluated: read
       bestIndex = index;
     }
     for (const label of result.labels ?? []) {
-      const labelFlagged = settings.flag && (label.flagged ?? label.probability >= threshold);
+      const labelFlagged = mayFlag && (label.flagged ?? label.probability >= threshold);
       const seen = labels.get(label.id);
       if (!seen) labels.set(label.id, { id: label.id, probability: label.probability, flagged: labelFlagged });
       else {

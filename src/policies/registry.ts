@@ -23,7 +23,12 @@ export interface RegisteredPolicy {
   settingNames?: ReadonlySet<string>;
 }
 
-const COMMON_SETTINGS: ReadonlySet<string> = new Set(['id', 'flag', 'threshold']);
+/** `mode: 'shadow'` observes: the policy scores and reports, the item is shadow-flagged, never flagged. */
+const COMMON_SETTINGS: ReadonlySet<string> = new Set(['id', 'flag', 'threshold', 'mode']);
+
+function modeIssues(settings: PolicySettings, path: string): ErrorIssue[] {
+  return settings.mode === undefined || settings.mode === 'flag' || settings.mode === 'shadow' ? [] : [{ message: 'mode must be "flag" or "shadow"', path: `${path}/mode` }];
+}
 const ENTITY_SETTINGS: ReadonlySet<string> = new Set([...COMMON_SETTINGS, 'entities']);
 
 /** What a new project's default channel runs: the core harms, spam and Unicode spoofing. */
@@ -44,9 +49,9 @@ const parsedWith =
   };
 
 const registered: RegisteredPolicy[] = [
-  ...classifierPolicies.map((policy) => ({ policy: policy.id === 'profanity' ? withObscenity(policy) : policy, settingNames: COMMON_SETTINGS })),
-  { policy: piiPolicy, validate: parsedWith((raw) => parseEntitySettings('pii', raw)), settingNames: ENTITY_SETTINGS },
-  { policy: urlPolicy, validate: parsedWith((raw) => parseEntitySettings('url', raw)), settingNames: ENTITY_SETTINGS },
+  ...classifierPolicies.map((policy) => ({ policy: policy.id === 'profanity' ? withObscenity(policy) : policy, validate: modeIssues, settingNames: COMMON_SETTINGS })),
+  { policy: piiPolicy, validate: (s, at) => [...modeIssues(s, at), ...parsedWith((raw) => parseEntitySettings('pii', raw))(s, at)], settingNames: ENTITY_SETTINGS },
+  { policy: urlPolicy, validate: (s, at) => [...modeIssues(s, at), ...parsedWith((raw) => parseEntitySettings('url', raw))(s, at)], settingNames: ENTITY_SETTINGS },
   { policy: unicodeSpoofingPolicy, validate: parsedWith(parseUnicodeSettings) },
 ];
 

@@ -88,3 +88,33 @@ export const AddMemberBody = Type.Object(
   { additionalProperties: false },
 );
 export const UpdateMemberBody = Type.Object({ role: Type.Optional(Role), queueIds: Type.Optional(QueueIds) }, { additionalProperties: false, minProperties: 1 });
+
+// ---------------------------------------------------------------- configuration (issue #29)
+// Bodies of the configuration routes are the /v1 schemas themselves (channel, queue, wordlist,
+// action, moderate); only the dashboard's own shapes are here.
+
+export const ChannelParams = Type.Object({ projectId: Id, channelId: Id });
+export const WordlistParams = Type.Object({ projectId: Id, wordlistId: Id });
+export const ActionParams = Type.Object({ projectId: Id, actionId: Id });
+
+export const WordSearchQuery = Type.Object(
+  {
+    contains: Type.Optional(Type.String({ maxLength: 200, description: 'Words containing this text' })),
+    after: Type.Optional(Type.String({ maxLength: 200, description: 'nextAfter of the previous page' })),
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 500 (default 100)' })),
+  },
+  { additionalProperties: false },
+);
+
+export const WordsImportBody = Type.Object(
+  {
+    csv: Type.String({ maxLength: 10_000_000, description: 'CSV text: one word per row, first column; a `word` header row is skipped' }),
+    replace: Type.Optional(Type.Boolean({ description: 'Replace every word of the list (default: add to it)' })),
+  },
+  { additionalProperties: false },
+);
+
+export const ActionOrderBody = Type.Object(
+  { order: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 1000, description: 'Every action id, in the new order' }) },
+  { additionalProperties: false },
+);

@@ -132,17 +132,44 @@ export async function ensureBuiltInActions(db: Queryable, projectId: string): Pr
   ensured.add(projectId);
 }
 
+/** The order moderators see actions in: as arranged in the dashboard, then oldest first. */
+const ACTION_ORDER = 'sort_order NULLS LAST, created_at, id';
+
+/**
+ * Puts the project's actions in the given order (ids or keys; every action exactly once), so
+ * moderators see them so in queues and dialogs.
+ */
+export async function reorderActions(db: Database, projectId: string, order: readonly string[]): Promise<Action[]> {
+  const actions = await listActions(db, projectId);
+  const byRef = new Map<string, Action>();
+  for (const a of actions) {
+    byRef.set(a.id, a);
+    if (a.key !== null) byRef.set(a.key, a);
+  }
+  const ids = order.map((ref) => byRef.get(ref)?.id);
+  const unknown = ids.findIndex((id) => id === undefined);
+  if (unknown >= 0) throw badRequest(`Action "${order[unknown]}" not found`, [{ message: 'unknown action', path: `/order/${unknown}` }]);
+  if (new Set(ids).size !== ids.length) throw badRequest('An action is listed twice', [{ message: 'duplicate action', path: '/order' }]);
+  if (ids.length !== actions.length) throw badRequest(`List every action once (${actions.length} in this project)`, [{ message: `expected ${actions.length} actions`, path: '/order' }]);
+  await db.query(
+    `UPDATE actions a SET sort_order = o.ord - 1 FROM jsonb_array_elements_text($2::jsonb) WITH ORDINALITY AS o(id, ord)
+     WHERE a.project_id = $1 AND a.id = o.id`,
+    [projectId, JSON.stringify(ids)],
+  );
+  return listActions(db, projectId);
+}
+
 export async function listActions(db: Queryable, projectId: string, queueId?: string): Promise<Action[]> {
   await ensureBuiltInActions(db, projectId);
   if (queueId === undefined) {
-    const { rows } = await db.query('SELECT * FROM actions WHERE project_id = $1 ORDER BY created_at, id', [projectId]);
+    const { rows } = await db.query(`SELECT * FROM actions WHERE project_id = $1 ORDER BY ${ACTION_ORDER}`, [projectId]);
     return rows.map(fromRow);
   }
   await getQueue(db, projectId, queueId);
   const { rows } = await db.query(
     `SELECT * FROM actions WHERE project_id = $1
        AND (position = 'ALL_QUEUES' OR (position = 'SOME_QUEUES' AND filter_in_queue_ids @> jsonb_build_array($2::text)))
-     ORDER BY created_at, id`,
+     ORDER BY ${ACTION_ORDER}`,
     [projectId, queueId],
   );
   return rows.map(fromRow);

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/database.ts';
 import { newId } from '../lib/ids.ts';
 import { actionKeySpellings } from '../core/action-keys.ts';
+import type { ConfigChange } from '../core/config-diff.ts';
 
 /**
  * The audit log: who (API key id) did what (action, resolve, unresolve), to
@@ -36,6 +37,8 @@ export interface AuditEntryInput {
   value?: string | null;
   comment?: string | null;
   itemCreatedAt?: number | null;
+  /** Configuration changes: what changed, before and after. */
+  diff?: ConfigChange[] | null;
 }
 
 export interface AuditEntryView {
@@ -75,15 +78,16 @@ export async function writeAuditEntries(tx: Queryable, projectId: string, entrie
     value: e.value ?? null,
     comment: e.comment ?? null,
     item_created_at: e.itemCreatedAt ?? null,
+    diff: e.diff ?? null,
   }));
   await tx.query(
     `INSERT INTO audit_log (id, project_id, kind, actor_key_id, actor_user_id, actor_email, action_id, action_key, action_name, action_type, queue_id,
-       content_id, content_external_id, author_id, author_external_id, value, comment, item_created_at, created_at)
+       content_id, content_external_id, author_id, author_external_id, value, comment, item_created_at, diff, created_at)
      SELECT r.id, $1, r.kind, r.actor_key_id, r.actor_user_id, r.actor_email, r.action_id, r.action_key, r.action_name, r.action_type, r.queue_id,
-       r.content_id, r.content_external_id, r.author_id, r.author_external_id, r.value, r.comment, r.item_created_at, $2
+       r.content_id, r.content_external_id, r.author_id, r.author_external_id, r.value, r.comment, r.item_created_at, r.diff, $2
      FROM jsonb_to_recordset($3::jsonb) AS r(id text, kind text, actor_key_id text, actor_user_id text, actor_email text, action_id text, action_key text, action_name text,
        action_type text, queue_id text, content_id text, content_external_id text, author_id text, author_external_id text,
-       value text, comment text, item_created_at bigint)`,
+       value text, comment text, item_created_at bigint, diff jsonb)`,
     [projectId, now, JSON.stringify(rows)],
   );
 }
@@ -176,7 +180,7 @@ export async function actionsForItems(db: Queryable, projectId: string, contentI
 export type AuditActor = { type: 'user'; userId: string; email: string | null } | { type: 'api_key'; keyId: string } | { type: 'system' };
 
 /** An entry as the dashboard shows it: who acted, as a user, a key or the system. */
-export type AuditLogEntry = Omit<AuditEntryView, 'actorKeyId'> & { actor: AuditActor };
+export type AuditLogEntry = Omit<AuditEntryView, 'actorKeyId'> & { actor: AuditActor; diff: ConfigChange[] | null };
 
 export interface AuditLogQuery {
   /** A user id or email; 'api' for API-key entries; 'system' for automatic ones. */
@@ -217,6 +221,7 @@ function toLogEntry(r: Record<string, unknown>): AuditLogEntry {
     authorId: str(r.author_external_id),
     value: str(r.value),
     comment: str(r.comment),
+    diff: (r.diff as ConfigChange[] | null) ?? null,
     createdAt: Number(r.created_at),
   };
 }

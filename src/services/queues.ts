@@ -91,6 +91,21 @@ export async function deleteQueue(db: Queryable, projectId: string, id: string):
   return current;
 }
 
+/**
+ * How many stored items a filter selects now, and how many of those are flagged: the preview
+ * of a queue being built, with the same SQL condition its listing will use.
+ */
+export async function countFilterMatches(db: Queryable, projectId: string, filter: QueueFilter): Promise<{ matching: number; flagged: number }> {
+  checkFilter(filter);
+  const params = new SqlParams([projectId]);
+  const where = queueFilterSql(filter, params, '$1');
+  const { rows } = await db.query<{ matching: number; flagged: number }>(
+    `SELECT count(*)::int AS matching, count(*) FILTER (WHERE ci.flagged)::int AS flagged FROM content_items ci WHERE ${where}`,
+    params.values,
+  );
+  return { matching: Number(rows[0]!.matching), flagged: Number(rows[0]!.flagged) };
+}
+
 export async function queueView(db: Queryable, queue: Queue): Promise<QueueView> {
   const params = new SqlParams([queue.projectId, queue.id]);
   const where = queueFilterSql(queue.filter, params, '$1');

@@ -209,6 +209,56 @@ export function removeWords(db: Database, projectId: string, idOrKey: string, ra
   });
 }
 
+export interface WordlistOverview extends WordlistSummary {
+  wordCount: number;
+  updatedAt: number;
+}
+
+/** Every list with its number of words (the dashboard's list page: no words shipped). */
+export async function listWordlistOverviews(db: Queryable, projectId: string): Promise<WordlistOverview[]> {
+  const { rows } = await db.query<WordlistRow & { updated_at: number; word_count: number }>(
+    `SELECT ${COLUMNS.split(', ').map((c) => `w.${c}`).join(', ')}, w.updated_at,
+       (SELECT count(*)::int FROM wordlist_words ww WHERE ww.wordlist_id = w.id) AS word_count
+     FROM wordlists w WHERE w.project_id = $1 ORDER BY w.id`,
+    [projectId],
+  );
+  return rows.map((r) => ({ ...summaryOf(r), wordCount: Number(r.word_count), updatedAt: Number(r.updated_at) }));
+}
+
+export interface WordSearch {
+  /** Words containing this text (case folded as stored words are); empty: every word. */
+  contains: string;
+  /** Keyset paging: words after this one, in order. */
+  after?: string;
+  limit: number;
+}
+
+/**
+ * One page of a list's words, searched on the server: a list may hold 200k words, and the
+ * dashboard shows a page at a time. `matching` counts every word the search selects.
+ */
+export async function searchWords(db: Queryable, projectId: string, idOrKey: string, search: WordSearch) {
+  const row = await findRow(db, projectId, idOrKey);
+  const needle = search.contains.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
+  const params: unknown[] = [row.id];
+  const where = ['wordlist_id = $1'];
+  if (needle !== '') where.push(`strpos(word, $${params.push(needle)}) > 0`);
+  const { rows: counted } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM wordlist_words WHERE ${where.join(' AND ')}`, params);
+  if (search.after !== undefined) where.push(`word > $${params.push(search.after)}`);
+  const { rows } = await db.query<{ word: string }>(
+    `SELECT word FROM wordlist_words WHERE ${where.join(' AND ')} ORDER BY word LIMIT $${params.push(search.limit + 1)}`,
+    params,
+  );
+  const words = rows.slice(0, search.limit).map((r) => r.word);
+  return { words, matching: Number(counted[0]!.n), totalWords: await countWords(db, row.id), nextAfter: rows.length > search.limit ? words[words.length - 1]! : null };
+}
+
+/** Every word of a list, in order (CSV export). */
+export async function allWords(db: Queryable, projectId: string, idOrKey: string): Promise<{ key: string | null; id: string; words: string[] }> {
+  const row = await findRow(db, projectId, idOrKey);
+  return { id: row.id, key: row.key, words: await wordsOf(db, row.id) };
+}
+
 /** Words are compiled when written or first used, never queued: the status is complete with real counts. */
 export async function embeddingStatus(db: Queryable, projectId: string, idOrKey: string) {
   const row = await findRow(db, projectId, idOrKey);

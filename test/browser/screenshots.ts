@@ -106,6 +106,71 @@ try {
   await page.getByRole('table', { name: 'Audit entries' }).or(page.getByText('No entry matches.')).waitFor();
   await shot(page, 'audit');
 
+  // Configure pages (issue #29).
+  const full = async (p: Page, name: string) => {
+    await p.waitForLoadState('networkidle');
+    await p.screenshot({ path: `${OUT}${name}.png`, fullPage: true });
+    console.log(`docs/screenshots/${name}.png`);
+  };
+  await d.test.request('POST', '/v1/wordlist', { body: { name: 'Scam phrases', key: 'scams', words: ['free money', 'gift card', 'crypto giveaway', 'whatsapp', 'dm me', 'limited time only', 'send btc', 'claim your reward'] } });
+  await d.test.request('POST', '/v1/channels', {
+    body: {
+      key: 'marketplace',
+      name: 'Marketplace listings',
+      policies: [{ id: 'spam', flag: true }, { id: 'toxicity', flag: true, threshold: 0.7 }, { id: 'pii', mode: 'shadow' }, { id: 'unicode_spoofing', flag: true }, { id: 'wordlist_scams', flag: true }],
+      triage: { preset: 'strict' },
+      alwaysReview: ['wordlist_scams'],
+      rules: [{ name: 'Scams from new authors', when: { policies: [{ id: 'wordlist_scams', flagged: true }], trustLevel: { max: 0 } }, action: 'reject' }],
+    },
+  });
+  await d.test.request('POST', '/v1/actions', { body: { name: 'Escalate to legal', key: 'escalate', possibleValues: [{ value: 'copyright' }, { value: 'threat' }], valueRequired: true, queueBehaviour: 'REMOVE' } });
+  await page.goto(`${d.test.url}/configure/channels`);
+  await page.getByRole('table', { name: 'Channels' }).waitFor();
+  await shot(page, 'config-channels');
+  await page.goto(`${d.test.url}/configure/channels/marketplace`);
+  await page.getByTestId('unicode-settings').waitFor();
+  await full(page, 'config-channel');
+  await page.getByTestId('unicode-settings').scrollIntoViewIfNeeded();
+  await page.getByTestId('unicode-settings').getByLabel('Shadow flag').check();
+  await page.getByTestId('unicode-settings').getByLabel('Signal Invisible character').uncheck();
+  await page.getByRole('button', { name: 'Save changes' }).first().click();
+  await page.getByTestId('saved-changes').waitFor();
+  await page.getByTestId('unicode-settings').screenshot({ path: `${OUT}config-unicode.png` });
+  console.log('docs/screenshots/config-unicode.png');
+  await page.goto(`${d.test.url}/configure/playground?channel=marketplace`);
+  await page.getByLabel('Text to test').fill('Claim your free\u200Bmoney now: log in to your pаypal and DM me on whatsapp, or write to deals4you@example.com');
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByTestId('playground-result').waitFor();
+  await full(page, 'config-playground');
+  await page.goto(`${d.test.url}/configure/queues/new`);
+  await page.getByLabel('Queue name').fill('Marketplace, flagged');
+  await page.getByLabel('Conversations').fill('market');
+  await page.getByRole('button', { name: 'Add a policy condition' }).click();
+  await page.getByLabel('Condition 1 policy').selectOption('spam');
+  await page.getByLabel('Condition 1 test').selectOption('THRESHOLDS');
+  await page.getByLabel('Condition 1 minimum').fill('0.3');
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="preview-count"][data-current="true"]'));
+  await full(page, 'config-queue');
+  await page.goto(`${d.test.url}/configure/wordlists`);
+  await page.getByRole('table', { name: 'Wordlists' }).waitFor();
+  await shot(page, 'config-wordlists');
+  await page.getByRole('link', { name: 'Scam phrases' }).click();
+  await page.getByTestId('word-matches').waitFor();
+  await shot(page, 'config-wordlist');
+  await page.goto(`${d.test.url}/configure/actions`);
+  await page.getByRole('table', { name: 'Actions' }).waitFor();
+  await shot(page, 'config-actions');
+  await page.locator('tr[data-action="escalate"]').getByRole('button', { name: 'Edit' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Escalate to legal' });
+  await dialog.getByLabel('Shown in').selectOption('SOME_QUEUES');
+  await dialog.getByLabel('Marketplace').check();
+  await dialog.getByRole('button', { name: 'Add a webhook' }).click();
+  await dialog.getByLabel('Webhook 1 name').fill('Legal desk');
+  await dialog.getByLabel('Webhook 1 URL').fill('https://legal.example.com/hooks/moderation');
+  await shot(page, 'config-action-edit');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Action “Escalate to legal” saved').waitFor();
+
   const phone = await d.signedIn(d.test.admin.email, d.test.admin.password, { width: 390, height: 844 });
   await phone.goto(`${d.test.url}/queues/${queue}/items/msg-1003`);
   await phone.getByTestId('content-text').waitFor();

@@ -104,6 +104,15 @@ export function AuditPage() {
                     <td className="small break">
                       {e.value && <div>{e.value}</div>}
                       {e.comment && <div className="muted">“{e.comment}”</div>}
+                      {e.diff && e.diff.length > 0 && (
+                        <ul className="small mono" style={{ margin: '2px 0 0', paddingLeft: 16 }} aria-label="Changes">
+                          {e.diff.map((c) => (
+                            <li key={c.path} className="break">
+                              {c.path}: {c.before === undefined ? '—' : JSON.stringify(c.before)} → {c.after === undefined ? '—' : JSON.stringify(c.after)}
+                            </li>
+                          ))}
+                        </ul>
+                      )}
                     </td>
                   </tr>
                 ))}

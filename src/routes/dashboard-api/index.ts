@@ -8,6 +8,8 @@ import { sessionRoutes } from './session.ts';
 import { moderationRoutes } from './moderation.ts';
 import { authorRoutes } from './authors.ts';
 import { settingsRoutes } from './settings.ts';
+import { configureRoutes } from './configure.ts';
+import { playgroundRoutes } from './playground.ts';
 
 export { DASHBOARD_API_PREFIX, type DashboardRouteInfo } from './access.ts';
 
@@ -71,4 +73,6 @@ export async function dashboardApiRoutes(app: FastifyInstance, routes: Dashboard
   await app.register(moderationRoutes);
   await app.register(authorRoutes);
   await app.register(settingsRoutes);
+  await app.register(configureRoutes);
+  await app.register(playgroundRoutes);
 }

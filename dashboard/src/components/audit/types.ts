@@ -13,6 +13,8 @@ export interface AuditEntry {
   authorId: string | null;
   value: string | null;
   comment: string | null;
+  /** Configuration changes: each changed setting, before and after. */
+  diff?: { path: string; before?: unknown; after?: unknown }[] | null;
   createdAt: number;
 }
 

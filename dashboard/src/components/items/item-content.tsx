@@ -88,9 +88,14 @@ export function ItemContent({ detail }: { detail: ItemDetail }) {
 
 /** Every spoofed word: the original (hidden characters shown) beside the normalized form. */
 export function UnicodeFindings({ detail }: { detail: ItemDetail }) {
-  const groups = (detail.unicode ?? []).filter((g) => g.findings.length > 0);
+  return <UnicodeFindingList unicode={detail.unicode} modified={detail.item.modified} />;
+}
+
+/** The findings of a stored item or of a playground run (which stores nothing). */
+export function UnicodeFindingList({ unicode, modified }: { unicode: ItemDetail['unicode']; modified: ItemDetail['item']['modified'] }) {
+  const groups = (unicode ?? []).filter((g) => g.findings.length > 0);
   if (groups.length === 0) return null;
-  const normalized = typeof detail.item.modified === 'string' ? detail.item.modified : detail.item.modified && detail.item.modified.type === 'text' ? String((detail.item.modified as { text: string }).text) : null;
+  const normalized = typeof modified === 'string' ? modified : modified && modified.type === 'text' ? String((modified as { text: string }).text) : null;
   return (
     <div className="stack" data-testid="unicode-findings">
       <div className="legend" aria-label="Signal colours">

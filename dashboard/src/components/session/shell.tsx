@@ -64,7 +64,12 @@ export function Shell({ children }: { children: ReactNode }) {
         {can.configure(project.role) && (
           <>
             <div className="nav-section">Configure</div>
-            <div className="nav-links">
+            <div className="nav-links" aria-label="Configure">
+              <NavLink href="/configure/channels">Channels & policies</NavLink>
+              <NavLink href="/configure/playground">Playground</NavLink>
+              <NavLink href="/configure/queues">Queues</NavLink>
+              <NavLink href="/configure/wordlists">Wordlists</NavLink>
+              <NavLink href="/configure/actions">Actions</NavLink>
               <NavLink href="/configure/custom-data">Custom data</NavLink>
             </div>
           </>
