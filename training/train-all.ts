@@ -391,10 +391,12 @@ export function buildSpecs(): ModelSpec[] {
   const specs: ModelSpec[] = [
     {
       name: 'toxicity_severe',
-      // Decision cuts (issue #27, every corpus model): the lowest cut that leaves 90 % of the policy's benign dev messages
+      // Decision cuts (issue #27, every corpus model): the lowest cut that leaves 94 % of the policy's benign dev messages
       // alone, counting its own look-alikes and all benign messages half each, for the models trained without the corpus's
-      // dev split (training/dev-corpus.ts --target 0.9, "mixed cut", on the 40,705-line corpus; docs/evaluation-classifiers.md).
-      decisionCut: 0.313,
+      // dev split (training/dev-corpus.ts --target 0.94, "mixed cut", on the 40,705-line corpus). Round 1's cuts at 0.9
+      // caught 89.9 % of the sealed set's harm but left only 90.1 % of its benign judgements alone (issue: 85 % / 95 %);
+      // decision round 2 moved them (docs/evaluation-classifiers.md).
+      decisionCut: 0.467,
       embeddings: true,
       seed: 114,
       // Issue #27: severe abuse as the corpus defines it (threats of serious harm, telling someone to kill themselves,
@@ -407,14 +409,14 @@ export function buildSpecs(): ModelSpec[] {
       // Round 10: the hand-written identity-benign lines weigh 2 here, not 4 as for hate: with round 10's anger, grief and
       // debate lines about groups at 4, toxicity trained without ToxiGen ranked it worse (training/dev-transfer.ts 0.826 → 0.808; 0.821 at 2).
       name: 'toxicity',
-      decisionCut: 0.335,
+      decisionCut: 0.499,
       seed: 101,
       positives: [davHate, davOffensive, olidOff, { ...hatEvalHate, weight: 0.5 }, { ...harassment, weight: 3 }, identityHate, toxHate, hateOwn],
       negatives: [everyday, chatHam, davNeither, olidNot, hatEvalNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 2 }, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, selfHarm, sexual, { ...generalTweets, weight: 0.5 }],
     },
     {
       name: 'hate',
-      decisionCut: 0.231,
+      decisionCut: 0.335,
       embeddings: true,
       seed: 102,
       positives: [{ ...davHate, weight: 2 }, { ...hatEvalHate, weight: 0.2 }, toxHate, identityHate, hateOwn, ...(obfuscation ? [obfuscatedHate] : [])],
@@ -437,7 +439,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'sexual',
-      decisionCut: 0.176,
+      decisionCut: 0.297,
       embeddings: true,
       seed: 103,
       positives: [{ ...sexual, weight: 2 }],
@@ -448,7 +450,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'violence',
-      decisionCut: 0.246,
+      decisionCut: 0.45,
       embeddings: true,
       seed: 104,
       positives: [violence, violentHate, violentTweets],
@@ -458,7 +460,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'self_harm',
-      decisionCut: 0.348,
+      decisionCut: 0.477,
       embeddings: true,
       seed: 105,
       positives: [selfHarm],
@@ -467,14 +469,14 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'flirtation',
-      decisionCut: 0.129,
+      decisionCut: 0.264,
       seed: 106,
       positives: [flirtation],
       negatives: [everyday, chatHam, paragraphs, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, { ...sexual, weight: 0.5 }, violence, harassment, davNeither, generalTweets],
     },
     {
       name: 'spam',
-      decisionCut: 0.097,
+      decisionCut: 0.223,
       embeddings: true,
       seed: 107,
       // Round 12: NBSVM-style scaling (5-fold CV F1 0.9628 → 0.9653, AUC 0.9943 → 0.9948, AP 0.9834 → 0.9861; power 0.5
@@ -485,7 +487,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'self_promotion',
-      decisionCut: 0.136,
+      decisionCut: 0.518,
       seed: 108,
       positives: [{ name: 'youtube:spam(4 videos)', texts: texts(ytTrain, (e) => e.label === 1) }, selfPromotion],
       negatives: [{ name: 'youtube:ham(4 videos)', texts: texts(ytTrain, (e) => e.label === 0) }, { name: 'sms:all', texts: every(smsTrain, 2).map((e) => e.text) }, neutral, { ...generalTweets, texts: every(generalTweets.texts, 3) }, davNeitherWithLink],

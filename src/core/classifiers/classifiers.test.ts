@@ -267,7 +267,10 @@ test('concept features: a violent word the lexicon does not list still counts as
   assert.ok(curatedWords('violence').includes('kill'));
   assert.ok(conceptValue('they massacred the villagers') > 0);
   assert.ok(conceptValue('kill') > conceptValue('massacred'));
-  // Frequent words share a common direction in GloVe; without centring, "the" alone scored 0.22 here.
-  assert.equal(conceptValue('we grew tomatoes in the garden'), 0);
-  assert.equal(conceptValue('the'), 0);
+  // Frequent words share a common direction in GloVe; without centring, "the" alone scored 0.22 here. The centre is the
+  // mean of the training vocabulary: with the 40,718-message corpus (issue #27) "the" keeps 0.09, well under a violent
+  // word the lexicon does not list; content words of an ordinary sentence stay at 0.
+  assert.ok(conceptValue('we grew tomatoes in the garden') < conceptValue('they massacred the villagers') / 2);
+  assert.ok(conceptValue('the') < 0.15);
+  for (const word of ['grew', 'tomatoes', 'garden']) assert.equal(conceptValue(word), 0, word);
 });
