@@ -15,8 +15,6 @@ function isLoopback(address: string): boolean {
 }
 
 export interface MediaFetcherOptions extends Pick<MediaConfig, 'maxBytes' | 'fetchTimeoutMs' | 'allowLoopbackForTests'> {
-  /** Tests: name resolution without DNS. */
-  resolve?: OutboundDependencies['resolve'];
 }
 
 /**
@@ -25,12 +23,12 @@ export interface MediaFetcherOptions extends Pick<MediaConfig, 'maxBytes' | 'fet
  * the caps of the field's kind, `data:` URLs decoded in place, and the type sniffed from the bytes.
  * Only public addresses over https; the test setting adds loopback (and plain http), nothing else.
  */
-export function createMediaFetcher(options: MediaFetcherOptions): MediaFetcher {
+export function createMediaFetcher(options: MediaFetcherOptions, testDependencies: OutboundDependencies = {}): MediaFetcher {
   const loopback = options.allowLoopbackForTests;
   const outbound = createOutboundFetch({
-    ...(options.resolve ? { resolve: options.resolve } : {}),
     isPublicAddress: loopback ? (address) => isPublicAddress(address) || isLoopback(address) : isPublicAddress,
     allowInsecureHttp: loopback,
+    ...testDependencies,
   });
 
   return {

@@ -5,6 +5,8 @@ import { MediaError, type DecodedImage, type ImageDecoder, type Raster } from '.
 
 const PREVIEW_SIDE = 1024;
 const CLASSIFIER_SIDE = 224;
+/** libvips gives up on one image after this long (a pathological file must not hold its threads). */
+const DECODE_TIMEOUT_SECONDS = 15;
 /** Formats libvips decodes here. SVG is refused: a vector document is not a photo upload, and renders references. */
 const DECODABLE = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/heif', 'image/tiff']);
 
@@ -28,7 +30,8 @@ export function createImageDecoder(options: Pick<MediaConfig, 'maxImagePixels'>)
       }
       let metadata: Metadata;
       try {
-        metadata = await sharp(bytes, { limitInputPixels, failOn: 'error' }).metadata();
+        // The header only: no pixel is decoded here, so the declared size can be checked and named.
+        metadata = await sharp(bytes, { limitInputPixels: false, failOn: 'error' }).metadata();
       } catch (error) {
         throw decodeError(error);
       }
@@ -46,6 +49,7 @@ export function createImageDecoder(options: Pick<MediaConfig, 'maxImagePixels'>)
           .resize(PREVIEW_SIDE, PREVIEW_SIDE, { fit: 'inside', withoutEnlargement: true })
           .toColourspace('srgb')
           .removeAlpha()
+          .timeout({ seconds: DECODE_TIMEOUT_SECONDS })
           .raw()
           .toBuffer({ resolveWithObject: true });
         const preview: Raster = { data: previewOut.data, width: previewOut.info.width, height: previewOut.info.height, channels: 3 };
@@ -69,6 +73,7 @@ export function createImageDecoder(options: Pick<MediaConfig, 'maxImagePixels'>)
 
 function decodeError(error: unknown): MediaError {
   const message = error instanceof Error ? error.message : String(error);
+  if (/timeout/i.test(message)) return new MediaError('timed_out', `Decoding the image took longer than ${DECODE_TIMEOUT_SECONDS} s`, { cause: error });
   if (/pixel limit/i.test(message)) return new MediaError('too_large', 'The image is over the pixel limit', { cause: error });
   if (/unsupported image format/i.test(message)) return new MediaError('wrong_type', 'The file is not an image', { cause: error });
   return new MediaError('undecodable', `The image cannot be decoded (truncated or corrupt): ${message.split('\n')[0]}`, { cause: error });

@@ -52,6 +52,9 @@ export class MediaWorkerPool {
   private closed = false;
   private failedStarts = 0;
   private nextId = 1;
+  /** Jobs reserved by admitted requests (see admit). */
+  private admitted = 0;
+  private refused = 0;
 
   constructor(private readonly options: MediaWorkerOptions) {}
 
@@ -67,20 +70,35 @@ export class MediaWorkerPool {
     return this.slots.filter((slot) => slot.current !== null).length;
   }
 
-  /** Throws 503 when `jobs` more would not fit in the queue: asked before a request fetches anything. */
-  admit(jobs: number): void {
+  /**
+   * Reserves room for `jobs` jobs at most at once (running or waiting), before a request fetches
+   * anything; throws 503 with Retry-After when the workers and their queue are already that full.
+   * The returned function gives the room back when the request's media is done.
+   */
+  admit(jobs: number): () => void {
     if (this.closed) throw new ApiError('SERVICE_UNAVAILABLE', 'The server is shutting down');
-    const free = this.options.maxQueue - this.queue.length;
-    if (jobs > 0 && free < Math.min(jobs, this.options.maxQueue)) {
+    const capacity = this.options.maxQueue + this.options.size;
+    // A request alone may always run, however many images it holds (object content is capped at 100 fields).
+    if (this.admitted > 0 && this.admitted + jobs > capacity) {
+      this.refused++;
       throw new ApiError('SERVICE_UNAVAILABLE', 'Too many images are waiting to be analysed; try again shortly', [], { 'retry-after': '2' });
     }
+    this.admitted += jobs;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.admitted -= jobs;
+    };
+  }
+
+  /** Requests refused for a full queue since start (metrics). */
+  refusedCount(): number {
+    return this.refused;
   }
 
   run(request: Omit<MediaWorkerRequest, 'id'>): Promise<MediaWorkerResponse> {
     if (this.closed) return Promise.reject(new ApiError('SERVICE_UNAVAILABLE', 'The server is shutting down'));
-    if (this.queue.length >= this.options.maxQueue) {
-      return Promise.reject(new ApiError('SERVICE_UNAVAILABLE', 'Too many images are waiting to be analysed; try again shortly', [], { 'retry-after': '2' }));
-    }
     if (this.slots.length === 0) for (let i = 0; i < this.options.size; i++) this.slots.push(this.spawn());
     return new Promise((resolve, reject) => {
       this.queue.push({ request, resolve, reject });

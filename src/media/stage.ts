@@ -111,6 +111,7 @@ export function createMediaStage(parts: MediaParts) {
     }
     try {
       const fetched = await parts.fetcher.fetch(field.url, 'image', signal);
+      if (fetched.bytes.length === 0) throw new MediaError('undecodable', 'the image is empty (0 bytes)');
       if (kindOfMime(fetched.mime) !== 'image') throw new MediaError('wrong_type', `the file is not an image (it looks like ${fetched.mime})`);
       const image = await parts.decoder.decode(fetched.bytes, signal);
       const findings = await analyseImage(projectId, image, signal);
@@ -231,10 +232,14 @@ export function createMediaStage(parts: MediaParts) {
 
   return {
     parts,
-    /** Images this request will put on the workers' queue, at least. */
-    admit(fields: readonly MediaFieldInput[]): void {
-      const imageJobs = fields.filter((f) => f.type === 'image' || f.type === 'video' || f.type === 'url').length;
-      if (imageJobs > 0 && parts.classifier) parts.pool?.admit(imageJobs * (parts.reader ? 2 : 1));
+    /**
+     * Room on the image workers for this request (503 when they are full), before anything is
+     * fetched. Each field analyses one image at a time (classifier and OCR side by side).
+     */
+    admit(fields: readonly MediaFieldInput[]): () => void {
+      const imageFields = fields.filter((f) => f.type === 'image' || f.type === 'video' || f.type === 'url').length;
+      if (imageFields === 0 || !parts.classifier || !parts.pool) return () => {};
+      return parts.pool.admit(imageFields * (parts.reader ? 2 : 1));
     },
     async run(projectId: string, fields: readonly MediaFieldInput[], signal?: AbortSignal): Promise<MediaStageResult> {
       const outcomes = await Promise.all(
@@ -269,11 +274,19 @@ function addFindings(outcome: MediaFieldOutcome, findings: ImageFindings): void 
   mergeLabels(outcome.labels, findings.labels);
   if (findings.lines.length > 0) {
     outcome.imageText.push(...findings.lines);
-    outcome.texts.push({ source: 'image_text', text: findings.lines.join('\n') });
+    outcome.texts.push({ source: 'image_text', text: findings.lines.map(separateDigitRuns).join('\n') });
   }
   for (const match of findings.hashMatches) {
     if (!outcome.hashMatches.some((m) => m.listId === match.listId && m.entryId === match.entryId)) outcome.hashMatches.push(match);
   }
+}
+
+/**
+ * OCR often drops the spaces around numbers ("Callmeat4155550134"); a space between letters and
+ * digits lets the entity matchers see the number on its own. The lines in the result stay as read.
+ */
+export function separateDigitRuns(line: string): string {
+  return line.replace(/(\p{L})(?=\d)|(\d)(?=\p{L})/gu, '$1$2 ');
 }
 
 function mergeLabels(into: ImageLabel[], labels: readonly ImageLabel[]): void {

@@ -64,8 +64,12 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   // media: fetched, decoded and classified first; text found in it (OCR, transcripts, pages) joins the text fields
   let analysedMedia: MediaStageResult | null = null;
   if (media.length > 0 && deps.media) {
-    deps.media.admit(media);
-    analysedMedia = await deps.media.run(projectId, media);
+    const release = deps.media.admit(media);
+    try {
+      analysedMedia = await deps.media.run(projectId, media);
+    } finally {
+      release();
+    }
   }
   const texts = analysedMedia ? [...submittedTexts, ...derivedTexts(analysedMedia)] : submittedTexts;
   // U+0000 and unpaired surrogates reach the analysis as sent; the store gets a repaired copy.
