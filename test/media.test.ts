@@ -167,3 +167,32 @@ describe('media: loopback refused without the test setting', () => {
     assert.deepEqual(fixtures.hits, []);
   });
 });
+
+describe('media: a full image queue answers 503 and never blocks text', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ MEDIA_WORKERS: '1', MEDIA_QUEUE: '1', BODY_LIMIT_BYTES: '4000000' });
+  });
+  after(() => t.close());
+
+  test('requests past the bounded queue get 503 SERVICE_UNAVAILABLE with Retry-After; text-only requests are answered meanwhile', async () => {
+    const picture = dataUrl(await textImage(['queue test line one', 'queue test line two']));
+    const images = Array.from({ length: 5 }, () => t.request('POST', '/v1/moderate', { body: { content: { type: 'image', url: picture }, doNotStore: true } }));
+    const textStarted = performance.now();
+    const text = await t.request('POST', '/v1/moderate', { body: { content: { type: 'text', text: 'Have a lovely day' }, doNotStore: true } });
+    const textMs = performance.now() - textStarted;
+    const answers = await Promise.all(images);
+    assert.equal(text.status, 200);
+    assert.ok(textMs < 2000, `text waited ${textMs} ms behind images`);
+    const refused = answers.filter((a) => a.status === 503);
+    const served = answers.filter((a) => a.status === 200);
+    assert.ok(served.length >= 1, 'the first image is analysed');
+    assert.ok(refused.length >= 1, `statuses: ${answers.map((a) => a.status)}`);
+    assert.equal(refused[0]!.body.code, 'SERVICE_UNAVAILABLE');
+    assert.match(refused[0]!.headers.get('retry-after') ?? '', /^\d+$/);
+    assert.ok(served.every((a) => a.body.policies.some((p: { id: string }) => p.id === 'image')));
+    // once the queue drains, images are accepted again
+    const later = await t.request('POST', '/v1/moderate', { body: { content: { type: 'image', url: picture }, doNotStore: true } });
+    assert.equal(later.status, 200);
+  });
+});
