@@ -27,7 +27,8 @@ type OcrEngine = { detect(image: Buffer): Promise<Array<{ text: string; mean: nu
 let ocr: OcrEngine | null = null;
 if (options.ocr) {
   const { default: Ocr } = await import('@gutenye/ocr-node');
-  ocr = (await Ocr.create()) as unknown as OcrEngine;
+  // One thread per worker, as nsfwjs on wasm: MEDIA_WORKERS is then the number of cores media may use.
+  ocr = (await Ocr.create({ onnxOptions: { intraOpNumThreads: 1, interOpNumThreads: 1 } })) as unknown as OcrEngine;
 }
 
 const CLASS_KEYS: Record<string, keyof NsfwScores> = { Drawing: 'drawing', Hentai: 'hentai', Neutral: 'neutral', Porn: 'porn', Sexy: 'sexy' };
