@@ -3,7 +3,7 @@ import type { GroupCommitter } from '../db/group-commit.ts';
 import type { SubmissionWrite, SubmissionWritten } from '../services/submissions.ts';
 import type { FieldResult, Policy, PolicyResult, PolicySettings } from '../core/policy.ts';
 import { evaluate, type Evaluation, type ScoredPolicy } from '../core/evaluation.ts';
-import { dryRunView, recommend, type Recommendation } from '../core/recommendation.ts';
+import { dryRunView, guardUnanalysedMedia, recommend, type Recommendation } from '../core/recommendation.ts';
 import { badRequest } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
 import { isStorable, storableCopy } from '../lib/storable-strings.ts';
@@ -112,7 +112,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   const policies = scored.map((s) => s.result).sort((a, b) => b.probability - a.probability);
   // The author as they stand before this submission: status, trust and risk shape the verdict.
   const knownAuthor = body.authorId ? await findAuthorSnapshot(deps.db, projectId, body.authorId) : null;
-  const recommendation = recommend(
+  const recommended = recommend(
     {
       evaluation,
       policies,
@@ -123,6 +123,8 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
     },
     channel.config,
   );
+  // Media nothing looked at is never passed as clean by default.
+  const recommendation = guardUnanalysedMedia(recommended, media.length, channel.config.unanalysedMedia);
 
   // store
   const policiesJson = policiesToJson(policies);
