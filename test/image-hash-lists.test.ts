@@ -5,6 +5,7 @@ import { startTestServer, type TestServer } from './helpers.ts';
 import { dataUrlOf, scenePng } from '../src/media/test-images.ts';
 import { computeImageHash } from '../src/media/image-hash.ts';
 import { matchImageHashes } from '../src/services/image-hash-lists.ts';
+import { createHashListMatcher, MissingImageHashListError } from '../src/media/hash-lists/matcher.ts';
 
 describe('image hash lists API', () => {
   let t: TestServer;
@@ -56,6 +57,21 @@ describe('image hash lists API', () => {
     const direct = await matchImageHashes(t.server.db, t.projectId, [list.id], await computeImageHash(scamCopy));
     assert.deepEqual(direct.matches.map((m) => m.listId), [list.id]);
     assert.deepEqual(direct.missingLists, []);
+    // The media stage's matcher hashes the preview it decoded (RGB, fitted inside 1024 px).
+    const decoded = async (bytes: Buffer) => {
+      const { data, info } = await sharp(bytes).rotate().removeAlpha().resize(1024, 1024, { fit: 'inside', withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
+      const preview = { data, width: info.width, height: info.height, channels: 3 as const };
+      return { width: info.width, height: info.height, format: 'jpeg', preview, classifierInput: preview };
+    };
+    const matcher = createHashListMatcher(t.server.db);
+    const viaStage = await matcher.match(t.projectId, await decoded(scamCopy));
+    assert.equal(viaStage.length, 1);
+    assert.equal(viaStage[0]!.listId, list.id);
+    assert.equal(viaStage[0]!.listName, 'Scam screenshots');
+    assert.equal(viaStage[0]!.entryId, await computeImageHash(scam));
+    assert.ok(viaStage[0]!.distance <= 30);
+    assert.deepEqual(await matcher.match(t.projectId, await decoded(unrelated)), []);
+    await assert.rejects(matcher.match(t.projectId, await decoded(scamCopy), ['gone']), MissingImageHashListError);
     const missing = await matchImageHashes(t.server.db, t.projectId, ['no-such-list'], await computeImageHash(scamCopy));
     assert.deepEqual(missing, { matches: [], missingLists: ['no-such-list'] });
   });

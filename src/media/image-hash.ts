@@ -8,7 +8,7 @@
  *
  * Decoding runs in sharp (libvips on libuv's thread pool), not on the event loop.
  */
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 
 export const IMAGE_HASH_HEX_LENGTH = 32;
 export const IMAGE_HASH_BITS = 128;
@@ -65,15 +65,7 @@ export async function computeImageHash(bytes: Uint8Array, options: ImageHashOpti
   let working: Buffer;
   try {
     const image = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', pages: 1 });
-    working = await image
-      .rotate()
-      // Transparent pixels take white, as most pages show them, so a PNG and its flattened JPEG hash alike.
-      .flatten({ background: '#ffffff' })
-      .grayscale()
-      .resize(WORKING_SIZE, WORKING_SIZE, { fit: 'fill' })
-      .extractChannel(0)
-      .raw()
-      .toBuffer();
+    working = await toWorkingSquare(image.rotate());
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (/pixel limit/i.test(message)) {
@@ -81,6 +73,43 @@ export async function computeImageHash(bytes: Uint8Array, options: ImageHashOpti
     }
     throw new ImageHashError('not_an_image', `Not a decodable image (${message.split('\n')[0]})`, { cause: error });
   }
+  return hashOfWorkingSquare(working);
+}
+
+/** Raw interleaved 8-bit pixels, as the media stage's decoder hands them on (src/media/types.ts `Raster`). */
+export interface RawPixels {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  channels: 1 | 2 | 3 | 4;
+}
+
+/**
+ * The same hash from pixels already decoded (orientation applied): the pipeline hashes the
+ * preview it decoded once instead of decoding the original bytes again. A preview fitted inside
+ * 1024 px hashes like its original: the hash works on a 64×64 reduction either way.
+ */
+export async function computeImageHashFromPixels(pixels: RawPixels): Promise<string> {
+  const { data, width, height, channels } = pixels;
+  if (data.length !== width * height * channels) throw new ImageHashError('not_an_image', `Raw pixels: ${data.length} bytes for ${width}×${height}×${channels}`);
+  const working = await toWorkingSquare(sharp(data, { raw: { width, height, channels } }));
+  return hashOfWorkingSquare(working);
+}
+
+function toWorkingSquare(image: Sharp): Promise<Buffer> {
+  return (
+    image
+      // Transparent pixels take white, as most pages show them, so a PNG and its flattened JPEG hash alike.
+      .flatten({ background: '#ffffff' })
+      .grayscale()
+      .resize(WORKING_SIZE, WORKING_SIZE, { fit: 'fill' })
+      .extractChannel(0)
+      .raw()
+      .toBuffer()
+  );
+}
+
+async function hashOfWorkingSquare(working: Buffer): Promise<string> {
   const [wide, tall] = await Promise.all([thumbnail(working, 9, 8), thumbnail(working, 8, 9)]);
   const bits: number[] = [];
   for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) bits.push(wide[y * 9 + x + 1]! > wide[y * 9 + x]! ? 1 : 0);

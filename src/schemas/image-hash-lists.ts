@@ -141,6 +141,7 @@ export const RemoveImageHashesResponse = Type.Object({
 export const ImageHashMatchSchema = Type.Object({
   listId: Type.String(),
   listKey: Type.Union([Type.String(), Type.Null()]),
+  listName: Type.String(),
   hash: Type.String({ description: 'The listed hash that matched' }),
   label: Type.Union([Type.String(), Type.Null()]),
   distance: Type.Integer(),

@@ -310,6 +310,7 @@ export async function listImageHashes(db: Queryable, projectId: string, idOrKey:
 export interface ImageHashMatch {
   listId: string;
   listKey: string | null;
+  listName: string;
   /** The listed hash that matched. */
   hash: string;
   label: string | null;
@@ -328,6 +329,7 @@ export interface ImageHashMatchResult {
 interface LoadedList {
   id: string;
   key: string | null;
+  name: string;
   threshold: number;
   version: number;
   hashes: string[];
@@ -365,7 +367,9 @@ export function forgetLoadedImageHashLists(projectId: string | null): void {
   loading.delete(projectId);
 }
 
-async function loadList(db: Queryable, row: { id: string; key: string | null; threshold: number; version: number }): Promise<LoadedList> {
+type ListHead = { id: string; key: string | null; name: string; threshold: number; version: number };
+
+async function loadList(db: Queryable, row: ListHead): Promise<LoadedList> {
   const { rows } = await db.query<{ hash: string; label: string | null }>('SELECT hash, label FROM image_hash_list_entries WHERE list_id = $1', [row.id]);
   const words = new Uint32Array(rows.length * 4);
   const half = new Uint8Array(rows.length);
@@ -377,14 +381,14 @@ async function loadList(db: Queryable, row: { id: string; key: string | null; th
 }
 
 async function loadProject(db: Queryable, projectId: string, previous: LoadedProject | undefined): Promise<LoadedProject> {
-  const { rows } = await db.query<{ id: string; key: string | null; threshold: number; version: number }>(
-    'SELECT id, key, threshold, version FROM image_hash_lists WHERE project_id = $1 ORDER BY id',
+  const { rows } = await db.query<ListHead>(
+    'SELECT id, key, name, threshold, version FROM image_hash_lists WHERE project_id = $1 ORDER BY id',
     [projectId],
   );
   const lists: LoadedList[] = [];
   for (const row of rows) {
     const kept = previous?.lists.find((list) => list.id === row.id && list.version === Number(row.version));
-    lists.push(kept ? { ...kept, key: row.key, threshold: row.threshold } : await loadList(db, row));
+    lists.push(kept ? { ...kept, key: row.key, name: row.name, threshold: row.threshold } : await loadList(db, row));
   }
   return { lists, checkedAt: Date.now() };
 }
@@ -443,7 +447,7 @@ export async function matchImageHashes(db: Queryable, projectId: string, lists: 
       }
     }
     if (best >= 0 && bestDistance <= list.threshold) {
-      matches.push({ listId: list.id, listKey: list.key, hash: list.hashes[best]!, label: list.labels[best]!, distance: bestDistance, threshold: list.threshold });
+      matches.push({ listId: list.id, listKey: list.key, listName: list.name, hash: list.hashes[best]!, label: list.labels[best]!, distance: bestDistance, threshold: list.threshold });
     }
   }
   matches.sort((a, b) => a.distance - b.distance || a.listId.localeCompare(b.listId));
