@@ -27,6 +27,8 @@ import { accountRoutes } from './routes/account.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { Metrics } from './observability/metrics.ts';
 import { TextWorkerPool } from './pipeline/text-workers.ts';
+import { createMediaStageFromConfig } from './media/setup.ts';
+import type { MediaStage } from './media/stage.ts';
 import { Redis } from 'ioredis';
 import { fixedWindow, perCalendarMonth, RateLimiter, redisCounters, storeCounters } from './services/rate-limits.ts';
 import { dashboardApiRoutes, DASHBOARD_API_PREFIX, type DashboardRouteInfo } from './routes/dashboard-api/index.ts';
@@ -57,6 +59,8 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   /** Long texts' analysis off the event loop; null with TEXT_WORKERS=0. */
   textWorkers: { pool: TextWorkerPool; minChars: number } | null;
+  /** Images, video, audio and web pages (docs/media.md); its worker pool starts with the first image. */
+  media: MediaStage;
   /** Every dashboard API route with its access rule (filled as they register). */
   dashboardRoutes: DashboardRouteInfo[];
 }
@@ -117,6 +121,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     config.textWorkers.size > 0
       ? { pool: new TextWorkerPool({ size: config.textWorkers.size, maxQueue: config.textWorkers.maxQueue }), minChars: config.textWorkers.minChars }
       : null;
+  deps.media = createMediaStageFromConfig(config, db);
   app.decorate('deps', deps);
   app.decorateRequest('principal', null as unknown as Principal);
   app.addSchema(ErrorBodySchema);
@@ -215,6 +220,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     await deps.outbox.stop();
     await deps.rateLimiter.stop();
     await deps.textWorkers?.pool.close();
+    await deps.media.parts.pool?.close();
   });
   return app;
 }

@@ -24,6 +24,8 @@ import { evaluateField, round, runInsights, type TextAnalysis } from './text-ana
 import type { TextWorkerPool } from './text-workers.ts';
 import { authorFactsOf } from './author-facts.ts';
 import { attachPoliciesJson, policiesToJson } from './response-json.ts';
+import type { MediaStage, MediaStageResult } from '../media/stage.ts';
+import { mediaPolicyResults, derivedTexts } from './media-results.ts';
 
 export interface PipelineDeps {
   db: Database;
@@ -32,11 +34,13 @@ export interface PipelineDeps {
   config?: Pick<Config, 'modelBackend' | 'allowPrivateOutbound'>;
   /** Texts of at least `minChars` characters (all fields together) are analysed in these worker threads. */
   textWorkers?: { pool: TextWorkerPool; minChars: number } | null;
+  /** Images, video, audio and web pages; null or absent: media is reported as not analysed. */
+  media?: MediaStage | null;
 }
 
 interface MediaField {
   key: string | null;
-  type: string;
+  type: 'image' | 'video' | 'audio' | 'url';
   url: string;
 }
 
@@ -56,7 +60,18 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   // validate: what the schema cannot know (channel, policy ids and their settings)
   const channel = await resolveChannel(deps.db, projectId, body.channel);
   const policySettings = body.policies ? requestPolicies(body.policies) : channel.config.policies;
-  const { texts, media } = splitContent(body.content);
+  const { texts: submittedTexts, media } = splitContent(body.content);
+  // media: fetched, decoded and classified first; text found in it (OCR, transcripts, pages) joins the text fields
+  let analysedMedia: MediaStageResult | null = null;
+  if (media.length > 0 && deps.media) {
+    const release = deps.media.admit(media);
+    try {
+      analysedMedia = await deps.media.run(projectId, media);
+    } finally {
+      release();
+    }
+  }
+  const texts = analysedMedia ? [...submittedTexts, ...derivedTexts(analysedMedia)] : submittedTexts;
   // U+0000 and unpaired surrogates reach the analysis as sent; the store gets a repaired copy.
   const unstorable = texts.some((field) => !isStorable(field.text));
 
@@ -72,8 +87,10 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   const languages = policySettings.some((settings) => BUILT_IN_CLASSIFIERS.has(settings.id)) ? fields.map(noteLanguage) : null;
 
   // run policies
-  const errors: PolicyError[] = media.map(notAnalysed);
-  const scored: ScoredPolicy[] = [];
+  const errors: PolicyError[] = analysedMedia ? analysedMedia.fields.flatMap((field) => field.errors) : media.map(notAnalysed);
+  const scored: ScoredPolicy[] = analysedMedia ? mediaPolicyResults(analysedMedia, body.content.type === 'object') : [];
+  if (analysedMedia && analysedMedia.notCovered.length > 0) errors.push(notCoveredError(analysedMedia.notCovered));
+  const unanalysedMedia = analysedMedia ? analysedMedia.fields.filter((field) => !field.analysed).length : media.length;
   // Policies that saw a violation without flagging it (shadow mode): review queues can show these items.
   const shadowFlagged: string[] = [];
   const rescore = channel.config.borderlineRescore;
@@ -107,7 +124,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   const evaluation = evaluate(scored);
   const unicodeRan = fields.some((f) => f.unicode !== null);
   if (unicodeRan) evaluation.unicode_spoofed = fields.some((f) => f.unicode?.spoofed === true);
-  const modified = modifiedContent(body, fields);
+  const modified = modifiedContent(body, fields.slice(0, submittedTexts.length));
   const insights = offloaded ? offloaded.insights : runInsights(channel.config.insights, fields);
   const policies = scored.map((s) => s.result).sort((a, b) => b.probability - a.probability);
   // The author as they stand before this submission: status, trust and risk shape the verdict.
@@ -124,7 +141,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
     channel.config,
   );
   // Media nothing looked at is never passed as clean by default.
-  const recommendation = guardUnanalysedMedia(recommended, media.length, channel.config.unanalysedMedia);
+  const recommendation = guardUnanalysedMedia(recommended, unanalysedMedia, channel.config.unanalysedMedia);
 
   // store
   const policiesJson = policiesToJson(policies);
@@ -190,7 +207,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
       status: errors.length > 0 ? 'partial_success' : 'success',
       timestamp: Date.now(),
       channel_key: channel.key,
-      usage: Math.max(1, fields.length),
+      usage: Math.max(1, submittedTexts.length + media.length),
       processing_time: `${(performance.now() - started).toFixed(2)}ms`,
     },
   };
@@ -255,7 +272,13 @@ function splitContent(content: ModerateBody['content']): { texts: Array<{ key: s
 
 const notAnalysed = (field: MediaField): PolicyError => ({
   id: `${field.type}_analysis`,
-  message: `${field.type} content${field.key === null ? '' : ` in field "${field.key}"`} was accepted but not analysed: ${field.type} moderation is not available in this version`,
+  message: `${field.type} content${field.key === null ? '' : ` in field "${field.key}"`} was accepted but not analysed: media analysis is not running on this server`,
+});
+
+/** Issue #30: labels no configured image model covers are absent, and the result says so rather than scoring them 0. */
+const notCoveredError = (labels: readonly string[]): PolicyError => ({
+  id: 'image_labels_not_covered',
+  message: `Images were checked for nudity and suggestive content only: ${labels.join(', ')} are not analysed in images without a vision backend (VISION_BACKEND_URL).`,
 });
 
 type PolicyOutcome = { scored: ScoredPolicy; shadowFlagged: boolean; strongestField: PreparedField } | { error: string };
