@@ -69,6 +69,15 @@ describe('video sampling and audio conversion with ffmpeg', () => {
     assert.equal(meta.width, 320);
   });
 
+  test('a longer video is refused, or with cutLonger only its first seconds are sampled and the result says so', async () => {
+    await assert.rejects(extractVideo(video, { maxFrames: 8, timeoutMs: 30_000, maxSeconds: 2 }), isMediaError('too_large'));
+    const cut = await extractVideo(video, { maxFrames: 8, timeoutMs: 30_000, maxSeconds: 2, cutLonger: true });
+    assert.equal(cut.truncated, true);
+    assert.ok(cut.frames.every((f) => f.timestampMs < 2000), cut.frames.map((f) => f.timestampMs).join(','));
+    assert.ok(Math.abs(readWavInfo(cut.audio!)!.durationMs - 2000) < 100);
+    assert.equal((await extractVideo(video, { maxFrames: 8, timeoutMs: 30_000, maxSeconds: 60 })).truncated, false);
+  });
+
   test('a video without sound has no audio; the sampler interface and a file path work too', async () => {
     const file = path.join(folder, 'silent.mp4');
     await writeFile(file, silentVideo);

@@ -15,8 +15,10 @@ export interface VideoLimits {
   timeoutMs: number;
   /** Larger inputs are refused before ffmpeg starts. */
   maxBytes?: number;
-  /** Longer videos are refused (`too_large`) rather than analysed in part. */
+  /** Longer videos are refused (`too_large`), or with `cutLonger` only their first `maxSeconds` are sampled. */
   maxSeconds?: number;
+  /** Sample the first `maxSeconds` of a longer video instead of refusing it; the result says `truncated`. */
+  cutLonger?: boolean;
   /** Scene-change score (0..1) above which a frame counts as a new scene; default 0.3. */
   sceneThreshold?: number;
   /** Stills are fitted inside this many pixels a side (never enlarged); default 1024. */
@@ -30,6 +32,8 @@ export interface ExtractedVideo extends SampledVideo {
   height: number | null;
   /** Stills considered (keyframes and scene changes, spaced out) before the budget cut them. */
   selectedFrames: number;
+  /** True when only the first `maxSeconds` were sampled (`cutLonger`): the caller must say so. */
+  truncated: boolean;
 }
 
 export interface VideoToolOptions {
@@ -64,16 +68,21 @@ export async function extractVideo(input: string | Uint8Array, limits: VideoLimi
   return withInputFile(input, limits.maxBytes, async (file, folder) => {
     const probed = await probeMedia(ffprobeBeside(ffmpegPath), file, deadline, options.signal);
     if (!probed.hasVideo) throw new MediaError('wrong_type', probed.hasAudio ? 'The file holds audio but no video' : 'The file holds no video stream');
-    if (limits.maxSeconds !== undefined && probed.durationMs !== null && probed.durationMs > limits.maxSeconds * 1000) {
-      throw new MediaError('too_large', `The video lasts ${Math.round(probed.durationMs / 1000)} s; the limit is ${limits.maxSeconds} s`);
+    const tooLong = limits.maxSeconds !== undefined && probed.durationMs !== null && probed.durationMs > limits.maxSeconds * 1000;
+    if (tooLong && !limits.cutLonger) {
+      throw new MediaError('too_large', `The video lasts ${Math.round(probed.durationMs! / 1000)} s; the limit is ${limits.maxSeconds} s`);
     }
+    const sampledMs = tooLong ? limits.maxSeconds! * 1000 : probed.durationMs;
     const extension = format === 'png' ? 'png' : 'jpg';
     const filters = [
-      selectExpression(probed.durationMs, maxFrames, limits.sceneThreshold ?? DEFAULT_SCENE_THRESHOLD),
+      selectExpression(sampledMs, maxFrames, limits.sceneThreshold ?? DEFAULT_SCENE_THRESHOLD),
       'showinfo',
       `scale='min(${side},iw)':'min(${side},ih)':force_original_aspect_ratio=decrease`,
     ].join(',');
-    const args = ['-nostdin', '-hide_banner', '-loglevel', 'info', '-threads', '1', ...INPUT_SAFETY_ARGS, '-i', file];
+    const args = ['-nostdin', '-hide_banner', '-loglevel', 'info', '-threads', '1', ...INPUT_SAFETY_ARGS];
+    // -t before -i: the input is read no further, for the stills and the audio alike.
+    if (limits.maxSeconds !== undefined) args.push('-t', String(limits.maxSeconds));
+    args.push('-i', file);
     args.push('-map', '0:v:0', '-an', '-vf', filters, '-fps_mode', 'vfr', '-frames:v', String(maxFrames));
     if (format === 'jpeg') args.push('-q:v', '2');
     args.push(path.join(folder, `frame-%04d.${extension}`));
@@ -96,6 +105,7 @@ export async function extractVideo(input: string | Uint8Array, limits: VideoLimi
       width: probed.width,
       height: probed.height,
       selectedFrames: timestamps.length,
+      truncated: tooLong,
     };
   });
 }
@@ -108,7 +118,7 @@ function lastError(stderr: string): string {
 }
 
 /** The media stage's `VideoSampler` (src/media/types.ts). */
-export function createVideoSampler(options: { ffmpegPath?: string; maxBytes?: number; maxSeconds?: number } = {}): VideoSampler {
+export function createVideoSampler(options: { ffmpegPath?: string; maxBytes?: number; maxSeconds?: number; cutLonger?: boolean } = {}): VideoSampler {
   return {
     sample(bytes, limits, signal) {
       return extractVideo(
@@ -118,6 +128,7 @@ export function createVideoSampler(options: { ffmpegPath?: string; maxBytes?: nu
           timeoutMs: limits.timeoutMs,
           ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
           ...(options.maxSeconds !== undefined ? { maxSeconds: options.maxSeconds } : {}),
+          ...(options.cutLonger !== undefined ? { cutLonger: options.cutLonger } : {}),
         },
         { ...(options.ffmpegPath !== undefined ? { ffmpegPath: options.ffmpegPath } : {}), ...(signal ? { signal } : {}) },
       );
