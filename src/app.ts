@@ -22,6 +22,7 @@ import { queueRoutes } from './routes/queues.ts';
 import { actionRoutes } from './routes/actions.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { wordlistRoutes } from './routes/wordlists.ts';
+import { imageHashListRoutes } from './routes/image-hash-lists.ts';
 import { accountRoutes } from './routes/account.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { Metrics } from './observability/metrics.ts';
@@ -189,6 +190,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       await v1.register(actionRoutes);
       await v1.register(webhookRoutes);
       await v1.register(wordlistRoutes);
+      await v1.register(imageHashListRoutes);
       await v1.register(accountRoutes);
       await v1.register(openapiRoutes);
     },

@@ -1,0 +1,137 @@
+/**
+ * Stills and sound from a video, for the image and audio stages: keyframes and scene changes,
+ * spread over the whole video and capped at a frame budget, plus the audio track as 16 kHz mono
+ * WAV. One ffprobe and one ffmpeg process, killed at the time cap.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ffprobeBeside, firstLine, INPUT_SAFETY_ARGS, probeMedia, runProcess, withInputFile } from './ffmpeg.ts';
+import { MediaError, type SampledVideo, type VideoFrame, type VideoSampler } from './types.ts';
+
+export interface VideoLimits {
+  /** Most stills returned. */
+  maxFrames: number;
+  /** Whole budget: probing, decoding, encoding stills and audio. */
+  timeoutMs: number;
+  /** Larger inputs are refused before ffmpeg starts. */
+  maxBytes?: number;
+  /** Longer videos are refused (`too_large`), or with `cutLonger` only their first `maxSeconds` are sampled. */
+  maxSeconds?: number;
+  /** Sample the first `maxSeconds` of a longer video instead of refusing it; the result says `truncated`. */
+  cutLonger?: boolean;
+  /** Scene-change score (0..1) above which a frame counts as a new scene; default 0.3. */
+  sceneThreshold?: number;
+  /** Stills are fitted inside this many pixels a side (never enlarged); default 1024. */
+  maxFrameSide?: number;
+  /** Default jpeg (quality 2 of 31): text on a frame stays readable for OCR. */
+  frameFormat?: 'jpeg' | 'png';
+}
+
+export interface ExtractedVideo extends SampledVideo {
+  width: number | null;
+  height: number | null;
+  /** Stills considered (keyframes and scene changes, spaced out) before the budget cut them. */
+  selectedFrames: number;
+  /** True when only the first `maxSeconds` were sampled (`cutLonger`): the caller must say so. */
+  truncated: boolean;
+}
+
+export interface VideoToolOptions {
+  /** Default "ffmpeg" on the PATH; ffprobe is looked for beside it. */
+  ffmpegPath?: string;
+  signal?: AbortSignal;
+}
+
+const DEFAULT_SCENE_THRESHOLD = 0.3;
+const DEFAULT_MAX_FRAME_SIDE = 1024;
+const AUDIO_FILE = 'audio.wav';
+
+/**
+ * A frame is taken when it is the first, a keyframe or a scene change, and at least
+ * duration / maxFrames after the last one taken: the budget covers the whole video instead of
+ * being spent on its first seconds. A scene change closer than that to the last still is skipped.
+ */
+function selectExpression(durationMs: number | null, maxFrames: number, sceneThreshold: number): string {
+  const gapSeconds = durationMs !== null && durationMs > 0 ? durationMs / 1000 / maxFrames : 0;
+  const candidate = `eq(pict_type\\,I)+gt(scene\\,${sceneThreshold})`;
+  const spaced = gapSeconds > 0 ? `*(isnan(prev_selected_t)+gte(t-prev_selected_t\\,${gapSeconds.toFixed(3)}))` : '';
+  return `select='eq(n\\,0)+(${candidate})${spaced}'`;
+}
+
+/** Stills (timestamp + encoded bytes) and the audio track of a video given as a file path or bytes. */
+export async function extractVideo(input: string | Uint8Array, limits: VideoLimits, options: VideoToolOptions = {}): Promise<ExtractedVideo> {
+  const ffmpegPath = options.ffmpegPath ?? 'ffmpeg';
+  const deadline = Date.now() + limits.timeoutMs;
+  const maxFrames = Math.max(1, Math.floor(limits.maxFrames));
+  const format = limits.frameFormat ?? 'jpeg';
+  const side = limits.maxFrameSide ?? DEFAULT_MAX_FRAME_SIDE;
+  return withInputFile(input, limits.maxBytes, async (file, folder) => {
+    const probed = await probeMedia(ffprobeBeside(ffmpegPath), file, deadline, options.signal);
+    if (!probed.hasVideo) throw new MediaError('wrong_type', probed.hasAudio ? 'The file holds audio but no video' : 'The file holds no video stream');
+    const tooLong = limits.maxSeconds !== undefined && probed.durationMs !== null && probed.durationMs > limits.maxSeconds * 1000;
+    if (tooLong && !limits.cutLonger) {
+      throw new MediaError('too_large', `The video lasts ${Math.round(probed.durationMs! / 1000)} s; the limit is ${limits.maxSeconds} s`);
+    }
+    const sampledMs = tooLong ? limits.maxSeconds! * 1000 : probed.durationMs;
+    const extension = format === 'png' ? 'png' : 'jpg';
+    const filters = [
+      selectExpression(sampledMs, maxFrames, limits.sceneThreshold ?? DEFAULT_SCENE_THRESHOLD),
+      'showinfo',
+      `scale='min(${side},iw)':'min(${side},ih)':force_original_aspect_ratio=decrease`,
+    ].join(',');
+    const args = ['-nostdin', '-hide_banner', '-loglevel', 'info', '-threads', '1', ...INPUT_SAFETY_ARGS];
+    // -t before -i: the input is read no further, for the stills and the audio alike.
+    if (limits.maxSeconds !== undefined) args.push('-t', String(limits.maxSeconds));
+    args.push('-i', file);
+    args.push('-map', '0:v:0', '-an', '-vf', filters, '-fps_mode', 'vfr', '-frames:v', String(maxFrames));
+    if (format === 'jpeg') args.push('-q:v', '2');
+    args.push(path.join(folder, `frame-%04d.${extension}`));
+    if (probed.hasAudio) args.push('-map', '0:a:0', '-vn', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', path.join(folder, AUDIO_FILE));
+    const result = await runProcess(ffmpegPath, args, { deadline, signal: options.signal, maxStdoutBytes: 65_536, what: 'Sampling the video' });
+    if (result.code !== 0) throw new MediaError('undecodable', `The video could not be decoded (${lastError(result.stderr)})`);
+
+    const timestamps = [...result.stderr.matchAll(/Parsed_showinfo.*?\bpts_time:\s*(-?[\d.]+)/g)].map((m) => Math.max(0, Math.round(Number(m[1]) * 1000)));
+    const names = (await readdir(folder)).filter((name) => name.startsWith('frame-')).sort();
+    const frames: VideoFrame[] = [];
+    for (const [index, name] of names.entries()) {
+      frames.push({ timestampMs: timestamps[index] ?? 0, image: await readFile(path.join(folder, name)) });
+    }
+    if (frames.length === 0) throw new MediaError('undecodable', 'No frame of the video could be decoded');
+    const audio = probed.hasAudio ? await readFile(path.join(folder, AUDIO_FILE)).catch(() => null) : null;
+    return {
+      frames,
+      audio: audio && audio.length > 44 ? audio : null,
+      durationMs: probed.durationMs,
+      width: probed.width,
+      height: probed.height,
+      selectedFrames: timestamps.length,
+      truncated: tooLong,
+    };
+  });
+}
+
+/** The most telling error line of an ffmpeg run (its last "error"-ish line, else its last line). */
+function lastError(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.includes('Parsed_showinfo'));
+  const telling = [...lines].reverse().find((l) => /error|invalid|corrupt|not found|failed/i.test(l)) ?? lines[lines.length - 1] ?? '';
+  return firstLine(telling) || 'ffmpeg failed';
+}
+
+/** The media stage's `VideoSampler` (src/media/types.ts). */
+export function createVideoSampler(options: { ffmpegPath?: string; maxBytes?: number; maxSeconds?: number; cutLonger?: boolean } = {}): VideoSampler {
+  return {
+    sample(bytes, limits, signal) {
+      return extractVideo(
+        bytes,
+        {
+          maxFrames: limits.maxFrames,
+          timeoutMs: limits.timeoutMs,
+          ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+          ...(options.maxSeconds !== undefined ? { maxSeconds: options.maxSeconds } : {}),
+          ...(options.cutLonger !== undefined ? { cutLonger: options.cutLonger } : {}),
+        },
+        { ...(options.ffmpegPath !== undefined ? { ffmpegPath: options.ffmpegPath } : {}), ...(signal ? { signal } : {}) },
+      );
+    },
+  };
+}
