@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { startTestServer, type TestServer } from './helpers.ts';
-import { dataUrlOf, scenePng } from '../src/media/test-images.ts';
+import { dataUrlOf, pngDeclaring, scenePng } from '../src/media/test-images.ts';
 import { computeImageHash } from '../src/media/image-hash.ts';
 import { matchImageHashes } from '../src/services/image-hash-lists.ts';
 import { createHashListMatcher, MissingImageHashListError } from '../src/media/hash-lists/matcher.ts';
@@ -134,6 +134,8 @@ describe('image hash lists API', () => {
       ['POST', `/v1/image-hashlist/${list.id}/hashes`, { images: [{ data: 'data:image/png;base64,' }] }, 400],
       ['POST', `/v1/image-hashlist/${list.id}/hashes`, { images: [{ data: `data:image/png;base64,${Buffer.from('not an image at all').toString('base64')}` }] }, 400],
       ['POST', `/v1/image-hashlist/${list.id}/hashes`, { images: [{ data: 'data:image/png;base64,@@@@' }] }, 400],
+      ['POST', `/v1/image-hashlist/${list.id}/hashes`, { images: [{ data: dataUrlOf(pngDeclaring(100_000, 100_000)) }] }, 400],
+      ['POST', '/v1/image-hashlist/match', { image: dataUrlOf(pngDeclaring(100_000, 100_000)) }, 400],
       ['POST', '/v1/image-hashlist', { name: 'x', threshold: 500 }, 400],
       ['POST', '/v1/image-hashlist', { name: 'x', extra: true }, 400],
       ['POST', '/v1/image-hashlist/match', {}, 400],
