@@ -162,6 +162,27 @@ describe('image hash lists API', () => {
     assert.equal(conflict.status, 409);
   });
 
+  test('images larger than the default body limit are taken up to 10 MB; beyond it 413', async () => {
+    const list = await create({ name: 'large images' });
+    // Random pixels do not compress: a 1000×1000 PNG of noise is about 3 MB, over the 1 MB default body limit.
+    const noise = await sharp(Buffer.from(Array.from({ length: 1000 * 1000 * 3 }, (_, i) => (i * 2654435761) >>> 24)), { raw: { width: 1000, height: 1000, channels: 3 } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+    assert.ok(noise.length > 2_000_000, `${noise.length} bytes`);
+    const raw = await t.request('POST', `/v1/image-hashlist/${list.id}/images`, { rawBody: noise as unknown as string, headers: { 'content-type': 'image/png' } });
+    assert.equal(raw.status, 200, JSON.stringify(raw.body));
+    const inline = await t.request('POST', `/v1/image-hashlist/${list.id}/hashes`, { body: { images: [{ data: dataUrlOf(noise) }] } });
+    assert.equal(inline.status, 200, JSON.stringify(inline.body));
+    assert.equal(inline.body.imageHashes[0], raw.body.imageHashes[0]);
+    const huge = Buffer.concat([noise, noise, noise, noise]);
+    const tooLarge = await t.request('POST', `/v1/image-hashlist/${list.id}/images`, { rawBody: huge as unknown as string, headers: { 'content-type': 'image/png' } });
+    assert.equal(tooLarge.status, 413);
+    assert.equal(tooLarge.body.code, 'PAYLOAD_TOO_LARGE');
+    const tooLargeInline = await t.request('POST', `/v1/image-hashlist/${list.id}/hashes`, { body: { images: [{ data: dataUrlOf(huge) }] } });
+    assert.ok([400, 413].includes(tooLargeInline.status), String(tooLargeInline.status));
+    assert.equal((await t.request('GET', `/v1/image-hashlist/${list.id}`)).body.hashCount, 1);
+  });
+
   test('tenant isolation: another project neither sees, changes nor matches this project\'s lists', async () => {
     const list = await create({ name: 'private', key: 'private', hashes: [await computeImageHash(scam)] });
     const other = await t.newProject();
