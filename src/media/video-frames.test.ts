@@ -110,6 +110,7 @@ describe('video sampling and audio conversion with ffmpeg', () => {
     await assert.rejects(extractVideo(video.subarray(0, 5000), { maxFrames: 4, timeoutMs: 30_000 }), (error: unknown) => error instanceof MediaError && ['wrong_type', 'undecodable'].includes(error.code));
     await assert.rejects(extractVideo(video, { maxFrames: 4, timeoutMs: 30_000, maxBytes: 1000 }), isMediaError('too_large'));
     await assert.rejects(extractVideo(video, { maxFrames: 4, timeoutMs: 30_000, maxSeconds: 5 }), isMediaError('too_large'));
+    await assert.rejects(extractVideo(video, { maxFrames: 4, timeoutMs: 30_000, maxPixels: 640 * 360 - 1 }), isMediaError('too_large'));
     // An HLS playlist pointing at a local file: ffmpeg must not follow it.
     const target = path.join(folder, 'target.mp4');
     await writeFile(target, video);

@@ -19,6 +19,8 @@ export interface VideoLimits {
   maxSeconds?: number;
   /** Sample the first `maxSeconds` of a longer video instead of refusing it; the result says `truncated`. */
   cutLonger?: boolean;
+  /** Videos whose frames have more pixels are refused before decoding (a 30000×30000 stream); default 40 000 000. */
+  maxPixels?: number;
   /** Scene-change score (0..1) above which a frame counts as a new scene; default 0.3. */
   sceneThreshold?: number;
   /** Stills are fitted inside this many pixels a side (never enlarged); default 1024. */
@@ -44,6 +46,8 @@ export interface VideoToolOptions {
 
 const DEFAULT_SCENE_THRESHOLD = 0.3;
 const DEFAULT_MAX_FRAME_SIDE = 1024;
+// 8K UHD is 33 megapixels.
+const DEFAULT_MAX_PIXELS = 40_000_000;
 const AUDIO_FILE = 'audio.wav';
 
 /**
@@ -68,6 +72,10 @@ export async function extractVideo(input: string | Uint8Array, limits: VideoLimi
   return withInputFile(input, limits.maxBytes, async (file, folder) => {
     const probed = await probeMedia(ffprobeBeside(ffmpegPath), file, deadline, options.signal);
     if (!probed.hasVideo) throw new MediaError('wrong_type', probed.hasAudio ? 'The file holds audio but no video' : 'The file holds no video stream');
+    const maxPixels = limits.maxPixels ?? DEFAULT_MAX_PIXELS;
+    if (probed.width !== null && probed.height !== null && probed.width * probed.height > maxPixels) {
+      throw new MediaError('too_large', `The video's frames are ${probed.width}×${probed.height}, more than ${maxPixels} pixels`);
+    }
     const tooLong = limits.maxSeconds !== undefined && probed.durationMs !== null && probed.durationMs > limits.maxSeconds * 1000;
     if (tooLong && !limits.cutLonger) {
       throw new MediaError('too_large', `The video lasts ${Math.round(probed.durationMs! / 1000)} s; the limit is ${limits.maxSeconds} s`);
@@ -79,7 +87,8 @@ export async function extractVideo(input: string | Uint8Array, limits: VideoLimi
       'showinfo',
       `scale='min(${side},iw)':'min(${side},ih)':force_original_aspect_ratio=decrease`,
     ].join(',');
-    const args = ['-nostdin', '-hide_banner', '-loglevel', 'info', '-threads', '1', ...INPUT_SAFETY_ARGS];
+    // -max_pixels as well: the decoder refuses a frame larger than the container declared.
+    const args = ['-nostdin', '-hide_banner', '-loglevel', 'info', '-threads', '1', '-max_pixels', String(maxPixels), ...INPUT_SAFETY_ARGS];
     // -t before -i: the input is read no further, for the stills and the audio alike.
     if (limits.maxSeconds !== undefined) args.push('-t', String(limits.maxSeconds));
     args.push('-i', file);
@@ -118,7 +127,7 @@ function lastError(stderr: string): string {
 }
 
 /** The media stage's `VideoSampler` (src/media/types.ts). */
-export function createVideoSampler(options: { ffmpegPath?: string; maxBytes?: number; maxSeconds?: number; cutLonger?: boolean } = {}): VideoSampler {
+export function createVideoSampler(options: { ffmpegPath?: string; maxBytes?: number; maxSeconds?: number; cutLonger?: boolean; maxPixels?: number } = {}): VideoSampler {
   return {
     sample(bytes, limits, signal) {
       return extractVideo(
@@ -129,6 +138,7 @@ export function createVideoSampler(options: { ffmpegPath?: string; maxBytes?: nu
           ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
           ...(options.maxSeconds !== undefined ? { maxSeconds: options.maxSeconds } : {}),
           ...(options.cutLonger !== undefined ? { cutLonger: options.cutLonger } : {}),
+          ...(options.maxPixels !== undefined ? { maxPixels: options.maxPixels } : {}),
         },
         { ...(options.ffmpegPath !== undefined ? { ffmpegPath: options.ffmpegPath } : {}), ...(signal ? { signal } : {}) },
       );
