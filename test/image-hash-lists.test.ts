@@ -5,6 +5,7 @@ import { startTestServer, type TestServer } from './helpers.ts';
 import { dataUrlOf, pngDeclaring, scenePng } from '../src/media/test-images.ts';
 import { computeImageHash } from '../src/media/image-hash.ts';
 import { matchImageHashes } from '../src/services/image-hash-lists.ts';
+import { dropCachedCopies } from '../src/services/cache-invalidation.ts';
 import { createHashListMatcher, MissingImageHashListError } from '../src/media/hash-lists/matcher.ts';
 
 describe('image hash lists API', () => {
@@ -197,6 +198,19 @@ describe('image hash lists API', () => {
     const theirs = await matchImageHashes(t.server.db, other.projectId, 'all', await computeImageHash(scam));
     assert.deepEqual(theirs.matches, []);
     assert.equal((await t.request('GET', `/v1/image-hashlist/${list.id}`)).body.hashCount, 1);
+  });
+
+  test("another node's change reaches this node's loaded lists when it is announced", async () => {
+    const list = await create({ name: 'shared', hashes: ['00000000000000000000000000000000'] });
+    const hash = await computeImageHash(scam);
+    assert.deepEqual((await matchImageHashes(t.server.db, t.projectId, [list.id], hash)).matches, []);
+    // Another node adds the picture: the row is in the store, this node still holds the list as it loaded it.
+    await t.server.db.query('INSERT INTO image_hash_list_entries (list_id, hash, label, created_at) VALUES ($1, $2, null, $3)', [list.id, hash, Date.now()]);
+    await t.server.db.query('UPDATE image_hash_lists SET version = version + 1 WHERE id = $1', [list.id]);
+    assert.deepEqual((await matchImageHashes(t.server.db, t.projectId, [list.id], hash)).matches, []);
+    dropCachedCopies({ topic: 'image_hash_lists', projectId: t.projectId });
+    const after = await matchImageHashes(t.server.db, t.projectId, [list.id], hash);
+    assert.equal(after.matches[0]?.distance, 0);
   });
 
   test('every route needs an API key, and the OpenAPI document describes them', async () => {
