@@ -221,6 +221,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     await deps.rateLimiter.stop();
     await deps.textWorkers?.pool.close();
     await deps.media.parts.pool?.close();
+    await deps.media.parts.pages?.close?.();
   });
   return app;
 }

@@ -139,6 +139,19 @@ describe('media: images through the media stage (OCR, nudity model, failures)', 
     assert.ok(policy(body, 'image'));
   });
 
+  test('a stored item keeps the verdict but not the inline image bytes', async () => {
+    const response = await t.request('POST', '/v1/moderate', {
+      body: { content: { type: 'object', data: { caption: { type: 'text', text: 'hi' }, meme: image(dataUrl(insultPng)) } }, contentId: 'inline-1' },
+    });
+    assert.equal(response.status, 200);
+    const { rows } = await t.server.db.query<{ content: { data: { meme: { url: string } } }; flagged: boolean }>(
+      'SELECT content, flagged FROM content_items WHERE project_id = $1 AND external_id = $2',
+      [t.projectId, 'inline-1'],
+    );
+    assert.equal(rows[0]!.content.data.meme.url, 'data:image/png;base64,');
+    assert.equal(rows[0]!.flagged, true);
+  });
+
   test('URLs the schema refuses are a 400 before anything is fetched', async () => {
     for (const url of ['ftp://example.com/a.png', 'javascript:alert(1)', 'data:text/plain,hello', 'data:image/png;base64']) {
       const response = await t.request('POST', '/v1/moderate', { body: { content: image(url) } });

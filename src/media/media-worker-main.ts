@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import * as tf from '@tensorflow/tfjs';
@@ -6,12 +7,21 @@ import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import sharp from 'sharp';
 import type { MediaWorkerRequest, MediaWorkerResponse, NsfwScores } from './media-workers.ts';
 
+const MEDIA_WORKER_NICE = 10;
+
 /**
  * One media worker: nsfwjs (MobileNetV2 on TensorFlow.js's wasm backend, one core) and Guten OCR
  * (PP-OCRv4 on onnxruntime), both from the files shipped inside their npm packages. Loaded once,
  * then one job at a time (see media-workers.ts).
  */
 const options = workerData as { ocr: boolean };
+// Linux keeps a nice value per thread: this lowers only this worker (and the threads it starts), so
+// when cores are short the event loop answering text-only requests wins them over the image models.
+try {
+  os.setPriority(MEDIA_WORKER_NICE);
+} catch {
+  // not permitted or not Linux: the worker runs at the normal priority
+}
 const require = createRequire(import.meta.url);
 setWasmPaths(`${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json'))}/dist/`);
 await tf.setBackend('wasm');
@@ -27,7 +37,8 @@ type OcrEngine = { detect(image: Buffer): Promise<Array<{ text: string; mean: nu
 let ocr: OcrEngine | null = null;
 if (options.ocr) {
   const { default: Ocr } = await import('@gutenye/ocr-node');
-  ocr = (await Ocr.create()) as unknown as OcrEngine;
+  // One thread per worker, as nsfwjs on wasm: MEDIA_WORKERS is then the number of cores media may use.
+  ocr = (await Ocr.create({ onnxOptions: { intraOpNumThreads: 1, interOpNumThreads: 1 } })) as unknown as OcrEngine;
 }
 
 const CLASS_KEYS: Record<string, keyof NsfwScores> = { Drawing: 'drawing', Hentai: 'hentai', Neutral: 'neutral', Porn: 'porn', Sexy: 'sexy' };

@@ -8,7 +8,7 @@
 import { Readability } from '@mozilla/readability';
 import { convert } from 'html-to-text';
 import { parseHTML } from 'linkedom';
-import type { ExtractedPage, PageExtractor } from './types.ts';
+import type { ExtractedPage } from './types.ts';
 
 export interface PageExtractOptions {
   /** Most image URLs returned; default 20 (the media stage applies MEDIA_PAGE_MAX_IMAGES on top). */
@@ -206,7 +206,7 @@ export function extractPage(fullHtml: string, pageUrl: string, options: PageExtr
   };
 }
 
-/** The media stage's `PageExtractor` (src/media/types.ts). */
-export function createPageExtractor(options: PageExtractOptions = {}): PageExtractor {
+/** The media stage's `PageExtractor` (src/media/types.ts), answering on the calling thread. */
+export function createPageExtractor(options: PageExtractOptions = {}): { extract(html: string, pageUrl: string): PageExtract } {
   return { extract: (html, pageUrl) => extractPage(html, pageUrl, options) };
 }

@@ -206,7 +206,7 @@ export function createMediaStage(parts: MediaParts) {
     try {
       const fetched = await parts.fetcher.fetch(field.url, 'url', signal);
       if (kindOfMime(fetched.mime) !== 'page') throw new MediaError('wrong_type', `the address is not a web page (it looks like ${fetched.mime})`);
-      const page = parts.pages.extract(fetched.bytes.toString('utf8'), fetched.finalUrl);
+      const page = await parts.pages.extract(fetched.bytes.toString('utf8'), fetched.finalUrl);
       const text = [page.title, page.text].filter((part) => part.trim() !== '').join('\n\n');
       if (text !== '') outcome.texts.push({ source: 'page', text });
       outcome.analysed = true;

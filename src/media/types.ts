@@ -193,6 +193,7 @@ export interface ExtractedPage {
 }
 
 export interface PageExtractor {
-  /** Pure: no network. `pageUrl` resolves relative image URLs. */
-  extract(html: string, pageUrl: string): ExtractedPage;
+  /** No network. `pageUrl` resolves relative image URLs. May answer from a worker thread (a promise). */
+  extract(html: string, pageUrl: string): ExtractedPage | Promise<ExtractedPage>;
+  close?(): Promise<void>;
 }

@@ -175,8 +175,8 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
         conversationId: body.conversationId ?? null,
         metaType: body.metaType ?? null,
         contentType: body.content.type,
-        content: unstorable ? storableCopy(body.content) : body.content,
-        modified: unstorable ? storableCopy(modified.value) : modified.value,
+        content: unstorable ? storableCopy(withoutInlineMedia(body.content)) : withoutInlineMedia(body.content),
+        modified: unstorable ? storableCopy(withoutInlineMedia(modified.value)) : withoutInlineMedia(modified.value),
         metadata: body.metadata ?? null,
         flagged: evaluation.flagged,
         shadowFlagged: shadowFlagged.length > 0,
@@ -504,6 +504,31 @@ function modifiedContent(body: ModerateBody, fields: readonly PreparedField[]) {
     });
   }
   return { masked, value: data };
+}
+
+/**
+ * Inline media (`data:` URLs, up to the body limit) is analysed but not stored, as the hosted API
+ * does with its base64 image data: the stored item keeps `data:<type>;base64,` without the payload.
+ */
+function withoutInlineMedia<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  const strip = (item: unknown): unknown => {
+    if (!item || typeof item !== 'object') return item;
+    const url = (item as { url?: unknown }).url;
+    if (typeof url !== 'string' || !url.startsWith('data:')) return item;
+    return { ...item, url: url.slice(0, url.indexOf(',') + 1) };
+  };
+  const content = value as { type?: unknown; data?: Record<string, unknown> };
+  if (content.type === 'object' && content.data) {
+    const entries = Object.entries(content.data);
+    if (!entries.some(([, item]) => strip(item) !== item)) return value;
+    return { ...content, data: Object.fromEntries(entries.map(([key, item]) => [key, strip(item)])) } as T;
+  }
+  if (typeof content.type === 'string') return strip(value) as T;
+  // `modified` of object content: a map of fields
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (!entries.some(([, item]) => strip(item) !== item)) return value;
+  return Object.fromEntries(entries.map(([key, item]) => [key, strip(item)])) as T;
 }
 
 function unicodeFindings(fields: readonly PreparedField[]) {
