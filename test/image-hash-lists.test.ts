@@ -207,7 +207,9 @@ describe('image hash lists API', () => {
     // Another node adds the picture: the row is in the store, this node still holds the list as it loaded it.
     await t.server.db.query('INSERT INTO image_hash_list_entries (list_id, hash, label, created_at) VALUES ($1, $2, null, $3)', [list.id, hash, Date.now()]);
     await t.server.db.query('UPDATE image_hash_lists SET version = version + 1 WHERE id = $1', [list.id]);
-    assert.deepEqual((await matchImageHashes(t.server.db, t.projectId, [list.id], hash)).matches, []);
+    // On PostgreSQL this node also LISTENs, and the announcement of the create above may arrive just now
+    // and drop the copy by itself; the embedded store has no listener, so there the copy is stale until told.
+    if (t.server.db.kind === 'pglite') assert.deepEqual((await matchImageHashes(t.server.db, t.projectId, [list.id], hash)).matches, []);
     dropCachedCopies({ topic: 'image_hash_lists', projectId: t.projectId });
     const after = await matchImageHashes(t.server.db, t.projectId, [list.id], hash);
     assert.equal(after.matches[0]?.distance, 0);
