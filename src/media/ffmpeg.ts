@@ -18,6 +18,48 @@ export const INPUT_SAFETY_ARGS = ['-protocol_whitelist', 'file,pipe', '-format_w
 
 const MAX_STDERR_BYTES = 1_048_576;
 
+/**
+ * ffmpeg and ffprobe processes running at once on this node, and runs allowed to wait for one.
+ * Each decodes with one thread: without a bound, fifty videos arriving together would start fifty
+ * decoders on a two-core machine. A run waits within its own time cap; past the queue it fails.
+ */
+export const processLimits = { running: 2, waiting: 32 };
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function acquireSlot(deadline: number, signal: AbortSignal | undefined, what: string): Promise<() => void> {
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  if (running < processLimits.running) {
+    running++;
+    return release;
+  }
+  if (waiting.length >= processLimits.waiting) throw new MediaError('timed_out', `${what} was not started: too many audio and video files are being processed; try again shortly`);
+  return new Promise((resolve, reject) => {
+    const grant = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(release);
+    };
+    const giveUp = (error: Error) => {
+      const index = waiting.indexOf(grant);
+      if (index >= 0) waiting.splice(index, 1);
+      signal?.removeEventListener('abort', onAbort);
+      reject(error);
+    };
+    const timer = setTimeout(() => giveUp(new MediaError('timed_out', `${what} waited for a free decoder past its time cap`)), Math.max(0, deadline - Date.now()));
+    const onAbort = () => {
+      clearTimeout(timer);
+      giveUp(abortError(signal!, what));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    waiting.push(grant);
+  });
+}
+
 export interface ProcessResult {
   code: number | null;
   stdout: Buffer;
@@ -26,10 +68,24 @@ export interface ProcessResult {
 
 /**
  * Runs a program to completion or kills it: at `deadline` (epoch ms) with SIGKILL and
- * `timed_out`, or when `signal` aborts. stdout is kept up to `maxStdoutBytes`, beyond which the
+ * `timed_out`, or when `signal` aborts. Waits for one of `processLimits.running` slots first. stdout is kept up to `maxStdoutBytes`, beyond which the
  * process is killed and `too_large` thrown.
  */
-export function runProcess(
+export async function runProcess(
+  program: string,
+  args: readonly string[],
+  options: { deadline: number; signal?: AbortSignal | undefined; maxStdoutBytes?: number; what: string },
+): Promise<ProcessResult> {
+  if (options.signal?.aborted) throw abortError(options.signal, options.what);
+  const release = await acquireSlot(options.deadline, options.signal, options.what);
+  try {
+    return await spawnToCompletion(program, args, options);
+  } finally {
+    release();
+  }
+}
+
+function spawnToCompletion(
   program: string,
   args: readonly string[],
   options: { deadline: number; signal?: AbortSignal | undefined; maxStdoutBytes?: number; what: string },

@@ -1,9 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { computeImageHash, DEFAULT_HASH_THRESHOLD, hammingDistance, ImageHashError, normalizeImageHash } from './image-hash.ts';
-import { scenePng } from './test-images.ts';
+import { pngDeclaring, scenePng } from './test-images.ts';
 
 const SEEDS = [3, 8, 11];
 
@@ -62,18 +61,3 @@ test('undecodable bytes and decompression bombs are refused with a code', async 
   await assert.rejects(computeImageHash(bomb, { maxPixels: 10_000_000 }), (error: unknown) => error instanceof ImageHashError && error.code === 'too_many_pixels');
 });
 
-function pngDeclaring(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
-}

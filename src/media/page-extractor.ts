@@ -1,8 +1,8 @@
 /**
  * The readable part of a web page: Readability (Firefox's reader view) over linkedom finds the
- * article and drops navigation, sidebars, footers and related links; html-to-text turns it into
- * paragraphs. When Readability finds no article, the whole body without its navigation-like
- * parts is used instead, so a page is never reported empty because it is not an article.
+ * article and drops navigation, sidebars, footers and related links; its tree is read as
+ * paragraphs. When Readability finds no article, html-to-text converts the whole body without its
+ * navigation-like parts instead, so a page is never reported empty because it is not an article.
  * Pure: no network, no scripts run (linkedom executes nothing).
  */
 import { Readability } from '@mozilla/readability';
@@ -62,6 +62,54 @@ function toText(html: string): string {
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+const BLOCK_TAGS = new Set([
+  'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'DD', 'DETAILS', 'DIV', 'DL', 'DT', 'FIELDSET', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'H1', 'H2', 'H3',
+  'H4', 'H5', 'H6', 'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE', 'TBODY', 'TD', 'TFOOT', 'TH', 'THEAD', 'TR', 'UL',
+]);
+const SKIPPED_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'IMG', 'VIDEO', 'AUDIO', 'IFRAME', 'OBJECT', 'CANVAS']);
+
+interface TextNode {
+  nodeType: number;
+  nodeName: string;
+  textContent: string | null;
+  childNodes: ArrayLike<TextNode>;
+}
+
+/**
+ * The text of an element tree, a blank line between blocks (paragraphs, headings, list items):
+ * a walk over the tree Readability already built, instead of serialising and re-parsing it.
+ */
+function textOfTree(root: TextNode): string {
+  const blocks: string[] = [];
+  let line = '';
+  const flush = () => {
+    const text = line.replace(/[ \t\n\r\f\u00a0]+/g, ' ').trim();
+    if (text !== '') blocks.push(text);
+    line = '';
+  };
+  const walk = (node: TextNode) => {
+    if (node.nodeType === 3) {
+      line += node.textContent ?? '';
+      return;
+    }
+    if (node.nodeType !== 1) return;
+    const tag = node.nodeName.toUpperCase();
+    if (SKIPPED_TAGS.has(tag)) return;
+    if (tag === 'BR') {
+      line += ' ';
+      return;
+    }
+    const block = BLOCK_TAGS.has(tag);
+    if (block) flush();
+    else if (tag === 'TD' || tag === 'TH') line += ' ';
+    for (let i = 0; i < node.childNodes.length; i++) walk(node.childNodes[i]!);
+    if (block) flush();
+  };
+  walk(root);
+  flush();
+  return blocks.join('\n\n');
 }
 
 function absoluteHttpUrl(raw: string | null, base: string): string | null {
@@ -126,16 +174,15 @@ export function extractPage(fullHtml: string, pageUrl: string, options: PageExtr
 
   let article: { title: string | null | undefined; content: Element | null | undefined } | null = null;
   try {
-    // Readability rewrites the tree it reads: it gets its own copy, the fallback keeps the original.
-    const copy = parseHTML(html).document;
-    article = new Readability<Element>(copy as never, {
+    // Readability rewrites the tree it reads; the fallback parses the page again if it needs it.
+    article = new Readability<Element>(document as never, {
       maxElemsToParse: options.maxElements ?? DEFAULT_MAX_ELEMENTS,
       serializer: (node) => node as unknown as Element,
     }).parse();
   } catch {
     article = null; // too many elements, or markup Readability cannot walk: the fallback reads the page
   }
-  const articleText = article?.content ? toText(article.content.innerHTML) : '';
+  const articleText = article?.content ? textOfTree(article.content as unknown as TextNode) : '';
   if (article?.content && articleText.length >= MIN_ARTICLE_CHARS) {
     const { text, truncated } = cut(articleText, maxText);
     return {
@@ -146,7 +193,8 @@ export function extractPage(fullHtml: string, pageUrl: string, options: PageExtr
       truncated: truncated || htmlCut,
     };
   }
-  const body = (document.querySelector('body') ?? document.documentElement) as unknown as Element | null;
+  const original = parseHTML(html).document;
+  const body = (original.querySelector('body') ?? original.documentElement) as unknown as Element | null;
   if (body) for (const node of [...body.querySelectorAll(NOT_CONTENT)]) node.remove();
   const { text, truncated } = cut(body ? toText(body.innerHTML) : '', maxText);
   return {

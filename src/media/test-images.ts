@@ -3,6 +3,7 @@
  * text, laid out by a seeded generator so each seed is a different, reproducible picture.
  * Used by unit and API tests; nothing here runs in production.
  */
+import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
 export function sceneSvg(seed: number, width = 800, height = 600, caption = 'WIN A PRIZE'): string {
@@ -27,3 +28,20 @@ export async function scenePng(seed: number, width = 800, height = 600): Promise
 }
 
 export const dataUrlOf = (bytes: Buffer, type = 'image/png') => `data:${type};base64,${bytes.toString('base64')}`;
+
+/** A PNG of under 100 bytes that declares a `width` × `height` canvas (a decompression bomb). */
+export function pngDeclaring(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
+}

@@ -3,11 +3,13 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { createAudioConverter, readWavInfo, toWav16kMono } from './audio.ts';
 import { spokenWav, testVideo } from './test-media.ts';
 import { MediaError } from './types.ts';
-import { createVideoSampler, extractVideo } from './video-frames.ts';
+import { chooseStills, createVideoSampler, extractVideo } from './video-frames.ts';
 
 const isMediaError = (code: string) => (error: unknown) => {
   assert.ok(error instanceof MediaError, String(error));
@@ -15,6 +17,8 @@ const isMediaError = (code: string) => (error: unknown) => {
   assert.ok(error.message.length > 10);
   return true;
 };
+
+const run = promisify(execFile);
 
 const mediaFolders = async () => (await readdir(os.tmpdir())).filter((name) => name.startsWith('om-media-')).length;
 
@@ -59,14 +63,42 @@ describe('video sampling and audio conversion with ffmpeg', () => {
     assert.equal(await mediaFolders(), before, 'the temporary folder is removed');
   });
 
-  test('the frame budget is spread over the whole video, not spent on its start', async () => {
-    const sampled = await extractVideo(video, { maxFrames: 2, timeoutMs: 30_000, frameFormat: 'png', maxFrameSide: 320 });
-    assert.equal(sampled.frames.length, 2);
-    assert.equal(sampled.frames[0]!.timestampMs, 0);
-    assert.ok(sampled.frames[1]!.timestampMs >= 3500, `second still at ${sampled.frames[1]!.timestampMs}`);
-    const meta = await sharp(sampled.frames[1]!.image).metadata();
+  test('the frame budget is spread over the whole video and keeps scene changes: the text card survives a budget of 6 and of 2', async () => {
+    const brightest = async (frames: Array<{ image: Buffer }>) =>
+      Math.max(...(await Promise.all(frames.map(async (f) => (await sharp(f.image).greyscale().stats()).channels[0]!.mean))));
+    const six = await extractVideo(video, { maxFrames: 6, timeoutMs: 30_000 });
+    assert.ok(six.frames.length <= 6);
+    assert.ok(six.frames.some((f) => f.timestampMs >= 3000 && f.timestampMs < 5000), six.frames.map((f) => f.timestampMs).join(','));
+    assert.ok((await brightest(six.frames)) > 200, 'the white text card is among the stills');
+    const two = await extractVideo(video, { maxFrames: 2, timeoutMs: 30_000, frameFormat: 'png', maxFrameSide: 320 });
+    assert.equal(two.frames.length, 2);
+    assert.ok(two.frames[0]!.timestampMs < 3500 && two.frames[1]!.timestampMs >= 3500, two.frames.map((f) => f.timestampMs).join(','));
+    assert.ok(two.selectedFrames > 2, `${two.selectedFrames} candidates`);
+    assert.ok((await brightest(two.frames)) > 200, 'the white text card is among the two stills');
+    const meta = await sharp(two.frames[1]!.image).metadata();
     assert.equal(meta.format, 'png');
     assert.equal(meta.width, 320);
+  });
+
+  test('a video that cuts every half second: the candidates and the stills still cover it to the end', async () => {
+    const file = path.join(folder, 'cuts.mp4');
+    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', "color=c=black:s=320x180:r=10:d=20,format=gray,geq=lum='mod(floor(T*2)\\,2)*200+20'", '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '100', '-pix_fmt', 'yuv420p', '-y', file]);
+    const sampled = await extractVideo(file, { maxFrames: 4, timeoutMs: 30_000 });
+    assert.equal(sampled.frames.length, 4);
+    assert.ok(sampled.selectedFrames <= 4 * 4 + 2, `${sampled.selectedFrames} candidates`);
+    const stamps = sampled.frames.map((f) => f.timestampMs);
+    assert.ok(stamps[0]! < 5000 && stamps[3]! >= 15_000, stamps.join(','));
+  });
+
+  test('choosing stills: one per span, the strongest scene change first, spare budget to the strongest rest', () => {
+    const at = (timestampMs: number, sceneScore: number) => ({ timestampMs, sceneScore });
+    const candidates = [at(0, 0), at(1000, 0.01), at(1500, 0.9), at(2000, 0.02), at(6000, 0.4), at(6500, 0.8), at(9000, 0.05)];
+    // Spans of 2.5 s: [0, 2.5) → 1500 (0.9); [2.5, 5) → none; [5, 7.5) → 6500 (0.8); [7.5, 10) → 9000; spare → 6000 (0.4).
+    assert.deepEqual(chooseStills(candidates, 4, 10_000), [2, 4, 5, 6]);
+    assert.deepEqual(chooseStills(candidates, 7, 10_000), [0, 1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(chooseStills(candidates, 1, 10_000), [2]);
+    // Unknown duration: the last candidate bounds the spans.
+    assert.deepEqual(chooseStills(candidates, 2, null), [2, 5]);
   });
 
   test('a longer video is refused, or with cutLonger only its first seconds are sampled and the result says so', async () => {
@@ -110,6 +142,7 @@ describe('video sampling and audio conversion with ffmpeg', () => {
     await assert.rejects(extractVideo(video.subarray(0, 5000), { maxFrames: 4, timeoutMs: 30_000 }), (error: unknown) => error instanceof MediaError && ['wrong_type', 'undecodable'].includes(error.code));
     await assert.rejects(extractVideo(video, { maxFrames: 4, timeoutMs: 30_000, maxBytes: 1000 }), isMediaError('too_large'));
     await assert.rejects(extractVideo(video, { maxFrames: 4, timeoutMs: 30_000, maxSeconds: 5 }), isMediaError('too_large'));
+    await assert.rejects(extractVideo(video, { maxFrames: 4, timeoutMs: 30_000, maxPixels: 640 * 360 - 1 }), isMediaError('too_large'));
     // An HLS playlist pointing at a local file: ffmpeg must not follow it.
     const target = path.join(folder, 'target.mp4');
     await writeFile(target, video);

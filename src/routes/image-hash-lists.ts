@@ -45,6 +45,8 @@ const RAW_IMAGE_TYPES = /^(image\/[\w.+-]+|application\/octet-stream)\s*(;.*)?$/
 export async function imageHashListRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const db = app.deps.db;
+  // The same decompression-bomb limit as images sent for moderation.
+  const maxPixels = app.deps.config.media.maxImagePixels;
 
   app.addContentTypeParser(RAW_IMAGE_TYPES, { parseAs: 'buffer', bodyLimit: IMAGE_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
@@ -83,7 +85,7 @@ export async function imageHashListRoutes(fastify: FastifyInstance): Promise<voi
       if ((hash === undefined) === (image === undefined)) {
         throw badRequest('Send exactly one of "hash" and "image"', [{ message: 'exactly one of hash and image', path: '/' }]);
       }
-      const probe = hash !== undefined ? normalizeHashEntries([hash], '/hash')[0]!.hash : await hashDataUrl(image!, '/image');
+      const probe = hash !== undefined ? normalizeHashEntries([hash], '/hash')[0]!.hash : await hashDataUrl(image!, '/image', maxPixels);
       const { matches, missingLists } = await matchImageHashes(db, request.principal.projectId, lists ?? 'all', probe);
       if (missingLists.length > 0) {
         throw notFound(`Image hash list "${missingLists[0]}"`);
@@ -151,7 +153,7 @@ export async function imageHashListRoutes(fastify: FastifyInstance): Promise<voi
         response: { 200: AddImageHashesResponse, ...errorResponses(404, 413) },
       },
     },
-    async (request) => addImageHashes(db, request.principal.projectId, request.params.id, request.body),
+    async (request) => addImageHashes(db, request.principal.projectId, request.params.id, request.body, maxPixels),
   );
 
   app.post(
@@ -172,7 +174,7 @@ export async function imageHashListRoutes(fastify: FastifyInstance): Promise<voi
           { message: 'not an image body', path: '/body' },
         ]);
       }
-      return addImageBytes(db, request.principal.projectId, request.params.id, request.body, request.query.label);
+      return addImageBytes(db, request.principal.projectId, request.params.id, request.body, request.query.label, maxPixels);
     },
   );
 

@@ -64,18 +64,18 @@ export function normalizeHashEntries(raw: ReadonlyArray<string | { hash: string;
 }
 
 /** The hash of an image given as bytes; a picture that cannot be decoded is a 400 naming where it was. */
-export async function hashImageBytes(bytes: Uint8Array, path: string): Promise<string> {
+export async function hashImageBytes(bytes: Uint8Array, path: string, maxPixels?: number): Promise<string> {
   if (bytes.length === 0) throw badRequest('The image is empty', [{ message: 'empty image', path }]);
   if (bytes.length > MAX_IMAGE_BYTES) throw new ApiError('PAYLOAD_TOO_LARGE', `An image may have at most ${MAX_IMAGE_BYTES} bytes`, [{ message: 'image too large', path }]);
   try {
-    return await computeImageHash(bytes);
+    return await computeImageHash(bytes, maxPixels === undefined ? {} : { maxPixels });
   } catch (error) {
     if (error instanceof ImageHashError) throw badRequest(error.message, [{ message: error.code, path }]);
     throw error;
   }
 }
 
-export async function hashDataUrl(url: string, path: string): Promise<string> {
+export async function hashDataUrl(url: string, path: string, maxPixels?: number): Promise<string> {
   let bytes: Buffer;
   try {
     bytes = parseDataUrl(url, MAX_IMAGE_BYTES).bytes;
@@ -86,7 +86,7 @@ export async function hashDataUrl(url: string, path: string): Promise<string> {
     }
     throw error;
   }
-  return hashImageBytes(bytes, path);
+  return hashImageBytes(bytes, path, maxPixels);
 }
 
 const iso = (ms: number) => new Date(Number(ms)).toISOString();
@@ -228,13 +228,13 @@ export async function deleteImageHashList(db: Database, projectId: string, idOrK
  * Adds hashes given as text and images hashed here. Every image is decoded before the list is
  * touched, so one undecodable picture leaves the list as it was.
  */
-export async function addImageHashes(db: Database, projectId: string, idOrKey: string, body: AddImageHashesBody) {
+export async function addImageHashes(db: Database, projectId: string, idOrKey: string, body: AddImageHashesBody, maxPixels?: number) {
   const entries = normalizeHashEntries(body.hashes ?? []);
   // The list must exist before any image is decoded: a typo costs no decoding work.
   await findRow(db, projectId, idOrKey);
   const imageHashes: string[] = [];
   for (const [index, image] of (body.images ?? []).entries()) {
-    const hash = await hashDataUrl(image.data, `/images/${index}/data`);
+    const hash = await hashDataUrl(image.data, `/images/${index}/data`, maxPixels);
     imageHashes.push(hash);
     if (!entries.some((e) => e.hash === hash)) entries.push({ hash, label: image.label?.trim() || null });
   }
@@ -242,9 +242,9 @@ export async function addImageHashes(db: Database, projectId: string, idOrKey: s
 }
 
 /** Adds the hash of one image sent as the raw request body. */
-export async function addImageBytes(db: Database, projectId: string, idOrKey: string, bytes: Buffer, label: string | undefined) {
+export async function addImageBytes(db: Database, projectId: string, idOrKey: string, bytes: Buffer, label: string | undefined, maxPixels?: number) {
   await findRow(db, projectId, idOrKey);
-  const hash = await hashImageBytes(bytes, '/body');
+  const hash = await hashImageBytes(bytes, '/body', maxPixels);
   return addEntries(db, projectId, idOrKey, [{ hash, label: label?.trim() || null }], [hash]);
 }
 
