@@ -159,6 +159,21 @@ describe('media kinds through the pipeline: video, audio, web pages, hash lists,
       for (const id of ['violence', 'weapon', 'drugs', 'hate']) assert.ok(labels.some((l) => l.id === id), id);
       assert.equal(body.errors?.some((e) => e.id === 'image_labels_not_covered') ?? false, false);
       assert.equal(policy(body, 'image')!.flagged, true);
+
+      // the `image` entry of the policies sets the labels' threshold and flag, like any policy's
+      const picture = { type: 'image', url: dataUrl(await scenePng(3)) };
+      const higher = await moderate(picture, [{ id: 'image', threshold: 0.95 }]);
+      assert.deepEqual(policy(higher, 'image')!.labels!.find((l) => l.id === 'gore'), { id: 'gore', probability: 0.93, flagged: false });
+      const observed = await moderate(picture, [{ id: 'image', flag: false }, { id: 'toxicity' }]);
+      assert.equal(policy(observed, 'image')!.flagged, false);
+      assert.equal(policy(observed, 'image')!.probability, 0.93);
+      assert.equal(observed.recommendation.action, 'allow');
+      const refused = await t.request('POST', '/v1/moderate', { body: { content: picture, policies: [{ id: 'image', surprise: 1 }] } });
+      assert.equal(refused.status, 400);
+      const channel = await t.request('POST', '/v1/channels', { body: { key: 'strict-images', name: 'Strict images', policies: [{ id: 'image', threshold: 0.3 }], alwaysReject: ['image'] } });
+      assert.equal(channel.status, 201, JSON.stringify(channel.body));
+      const rejected = (await t.request('POST', '/v1/moderate', { body: { content: picture, channel: 'strict-images', doNotStore: true } })).body as Body;
+      assert.deepEqual(rejected.recommendation, { action: 'reject', reason_codes: ['severity_reject'] });
     } finally {
       gore = 0;
     }

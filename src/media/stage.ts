@@ -76,7 +76,7 @@ export interface MediaStageResult {
 
 /** The labels the hosted product has for images that only a vision backend can give here. */
 export const VISION_ONLY_LABELS = ['violence', 'weapon', 'gore', 'drugs', 'hate'] as const;
-/** Threshold of the image labels when the result is built (the `image` policy result). */
+/** Default threshold of the image labels (the `image` policy entry may set another). */
 export const IMAGE_LABEL_THRESHOLD = 0.5;
 
 interface ImageFindings {
@@ -125,7 +125,7 @@ export function createMediaStage(parts: MediaParts) {
     return outcome;
   }
 
-  async function videoField(projectId: string, field: MediaFieldInput, signal?: AbortSignal): Promise<MediaFieldOutcome> {
+  async function videoField(projectId: string, field: MediaFieldInput, labelThreshold: number, signal?: AbortSignal): Promise<MediaFieldOutcome> {
     const outcome = emptyOutcome(field);
     if (!parts.video) {
       outcome.errors.push(notAnalysed(field, 'video analysis is not available on this server'));
@@ -146,7 +146,7 @@ export function createMediaStage(parts: MediaParts) {
           const findings = await analyseImage(projectId, image, signal);
           addFindings(outcome, findings);
           if (findings.classified) classifiedFrames++;
-          if (findings.labels.some((label) => label.probability >= IMAGE_LABEL_THRESHOLD) || findings.hashMatches.length > 0) flagged.push(frame.timestampMs);
+          if (findings.labels.some((label) => label.probability >= labelThreshold) || findings.hashMatches.length > 0) flagged.push(frame.timestampMs);
           frameErrors.push(...findings.errors);
         } catch (error) {
           frameErrors.push(`frame at ${frame.timestampMs} ms: ${reasonOf(error)}`);
@@ -241,14 +241,16 @@ export function createMediaStage(parts: MediaParts) {
       if (imageFields === 0 || !parts.classifier || !parts.pool) return () => {};
       return parts.pool.admit(imageFields * (parts.reader ? 2 : 1));
     },
-    async run(projectId: string, fields: readonly MediaFieldInput[], signal?: AbortSignal): Promise<MediaStageResult> {
+    async run(projectId: string, fields: readonly MediaFieldInput[], options: { labelThreshold?: number; signal?: AbortSignal } = {}): Promise<MediaStageResult> {
+      const { signal } = options;
+      const labelThreshold = options.labelThreshold ?? IMAGE_LABEL_THRESHOLD;
       const outcomes = await Promise.all(
         fields.map((field) => {
           switch (field.type) {
             case 'image':
               return imageField(projectId, field, signal);
             case 'video':
-              return videoField(projectId, field, signal);
+              return videoField(projectId, field, labelThreshold, signal);
             case 'audio':
               return audioField(field, signal);
             default:

@@ -1,6 +1,7 @@
 import type { ScoredPolicy } from '../core/evaluation.ts';
 import type { PolicyResult } from '../core/policy.ts';
-import { IMAGE_LABEL_THRESHOLD, type MediaStageResult } from '../media/stage.ts';
+import type { MediaStageResult } from '../media/stage.ts';
+import type { ImagePolicySettings } from '../media/image-policy.ts';
 import { round } from './text-analysis.ts';
 
 /** Impact weights of image findings in the severity score (docs/media.md). */
@@ -16,7 +17,7 @@ export function derivedTexts(media: MediaStageResult): Array<{ key: string | nul
  * The media findings as policy results: `image` (labels of the hosted image vocabulary, each
  * field's own scores in `data.fields`) and `image_hash_list` (one label per matching list id).
  */
-export function mediaPolicyResults(media: MediaStageResult, isObject: boolean): ScoredPolicy[] {
+export function mediaPolicyResults(media: MediaStageResult, isObject: boolean, settings: ImagePolicySettings = { flag: true, threshold: 0.5 }): ScoredPolicy[] {
   const results: ScoredPolicy[] = [];
   const withImages = media.fields.filter((field) => field.images > 0 && field.labels.length > 0);
   if (withImages.length > 0) {
@@ -27,7 +28,7 @@ export function mediaPolicyResults(media: MediaStageResult, isObject: boolean): 
     for (const field of withImages) {
       let fieldFlagged = false;
       for (const label of field.labels) {
-        const flagged = label.probability >= IMAGE_LABEL_THRESHOLD;
+        const flagged = settings.flag && label.probability >= settings.threshold;
         fieldFlagged ||= flagged;
         const seen = labels.get(label.id);
         if (!seen) labels.set(label.id, { id: label.id, probability: label.probability, flagged });
@@ -63,7 +64,7 @@ export function mediaPolicyResults(media: MediaStageResult, isObject: boolean): 
       },
     };
     if (isObject) result.flagged_fields = flaggedFields;
-    results.push({ result, flagEnabled: true, severity: severity || Math.max(...labelList.map((l) => LABEL_SEVERITY[l.id] ?? 0)) });
+    results.push({ result, flagEnabled: settings.flag, severity: severity || Math.max(...labelList.map((l) => LABEL_SEVERITY[l.id] ?? 0)) });
   }
 
   const matched = media.fields.filter((field) => field.hashMatches.length > 0);

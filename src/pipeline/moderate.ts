@@ -26,6 +26,7 @@ import { authorFactsOf } from './author-facts.ts';
 import { attachPoliciesJson, policiesToJson } from './response-json.ts';
 import type { MediaStage, MediaStageResult } from '../media/stage.ts';
 import { mediaPolicyResults, derivedTexts } from './media-results.ts';
+import { IMAGE_POLICY_ID, imageSettingsOf } from '../media/image-policy.ts';
 
 export interface PipelineDeps {
   db: Database;
@@ -59,14 +60,17 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
 
   // validate: what the schema cannot know (channel, policy ids and their settings)
   const channel = await resolveChannel(deps.db, projectId, body.channel);
-  const policySettings = body.policies ? requestPolicies(body.policies) : channel.config.policies;
+  const listedSettings = body.policies ? requestPolicies(body.policies) : channel.config.policies;
+  // The `image` entry sets the media labels' flag and threshold; it scores no text.
+  const imageSettings = imageSettingsOf(listedSettings);
+  const policySettings = listedSettings.some((s) => s.id === IMAGE_POLICY_ID) ? listedSettings.filter((s) => s.id !== IMAGE_POLICY_ID) : listedSettings;
   const { texts: submittedTexts, media } = splitContent(body.content);
   // media: fetched, decoded and classified first; text found in it (OCR, transcripts, pages) joins the text fields
   let analysedMedia: MediaStageResult | null = null;
   if (media.length > 0 && deps.media) {
     const release = deps.media.admit(media);
     try {
-      analysedMedia = await deps.media.run(projectId, media);
+      analysedMedia = await deps.media.run(projectId, media, { labelThreshold: imageSettings.threshold });
     } finally {
       release();
     }
@@ -88,7 +92,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
 
   // run policies
   const errors: PolicyError[] = analysedMedia ? analysedMedia.fields.flatMap((field) => field.errors) : media.map(notAnalysed);
-  const scored: ScoredPolicy[] = analysedMedia ? mediaPolicyResults(analysedMedia, body.content.type === 'object') : [];
+  const scored: ScoredPolicy[] = analysedMedia ? mediaPolicyResults(analysedMedia, body.content.type === 'object', imageSettings) : [];
   if (analysedMedia && analysedMedia.notCovered.length > 0) errors.push(notCoveredError(analysedMedia.notCovered));
   const unanalysedMedia = analysedMedia ? analysedMedia.fields.filter((field) => !field.analysed).length : media.length;
   // Policies that saw a violation without flagging it (shadow mode): review queues can show these items.
