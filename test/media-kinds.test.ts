@@ -8,7 +8,7 @@ import { FRAME_TEXT, spokenWav, testVideo } from '../src/media/test-media.ts';
 import { scenePng } from '../src/media/test-images.ts';
 
 type Label = { id: string; probability: number; flagged: boolean };
-type Result = { id: string; flagged: boolean; labels?: Label[]; flagged_fields?: string[]; matches?: Array<{ match: string }>; data?: any };
+type Result = { id: string; flagged: boolean; probability: number; labels?: Label[]; flagged_fields?: string[]; matches?: Array<{ match: string }>; data?: any };
 type Body = { policies: Result[]; errors?: Array<{ id: string; message: string }>; meta: { status: string }; recommendation: { action: string; reason_codes: string[] } };
 
 const SPOKEN_INSULT = 'you are a pathetic idiot and everyone knows it';

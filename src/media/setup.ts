@@ -27,10 +27,10 @@ export function createMediaStageFromConfig(config: Config, db: Database): MediaS
     reader: pool && media.ocr ? createWorkerTextReader(pool) : null,
     pool,
     hashLists: createHashListMatcher(db),
-    vision: media.vision ? createVisionBackend(media.vision) : null,
-    video: createVideoSampler({ ffmpegPath, maxBytes: media.maxBytes.video, maxSeconds: media.video.maxSeconds }),
+    vision: media.vision ? createVisionBackend(media.vision, { allowPrivate: config.allowPrivateOutbound }) : null,
+    video: createVideoSampler({ ffmpegPath, maxBytes: media.maxBytes.video, maxSeconds: media.video.maxSeconds, maxPixels: media.maxImagePixels }),
     audio: createAudioConverter({ ffmpegPath, maxBytes: media.maxBytes.audio }),
-    transcriber: media.transcription ? createTranscriber(media.transcription) : null,
+    transcriber: media.transcription ? createTranscriber(media.transcription, { allowPrivate: config.allowPrivateOutbound }) : null,
     pages: {
       extract: (html, pageUrl) => pageWorker.extract(html, pageUrl, { timeoutMs: PAGE_EXTRACTION_TIMEOUT_MS, maxImages: Math.max(media.pageMaxImages, 1) }),
       close: () => pageWorker.close(),

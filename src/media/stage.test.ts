@@ -131,3 +131,10 @@ test('types are sniffed from the bytes', () => {
   assert.equal(sniffMime(Buffer.from('plain words')), 'application/octet-stream');
   assert.equal(sniffMime(Buffer.alloc(0)), 'application/octet-stream');
 });
+
+test('a page read only in part says so, and still counts as analysed', async () => {
+  const pages = { extract: () => ({ title: 'Long', text: 'Beginning', imageUrls: [], truncated: true }) };
+  const result = await createMediaStage(parts({ pages }, { page: HTML })).run('p', [{ key: null, type: 'url', url: 'page' }]);
+  assert.equal(result.fields[0]!.analysed, true);
+  assert.match(result.fields[0]!.errors[0]!.message, /only its beginning was analysed/);
+});

@@ -210,6 +210,7 @@ export function createMediaStage(parts: MediaParts) {
       const text = [page.title, page.text].filter((part) => part.trim() !== '').join('\n\n');
       if (text !== '') outcome.texts.push({ source: 'page', text });
       outcome.analysed = true;
+      if (page.truncated) outcome.errors.push({ id: 'url_analysis', message: `the page${where(field)} was longer than the extractor reads; only its beginning was analysed` });
       const imageUrls = parts.classifier ? page.imageUrls.slice(0, parts.limits.pageMaxImages) : [];
       for (const url of imageUrls) {
         const image = await imageField(projectId, { key: field.key, type: 'image', url }, signal);

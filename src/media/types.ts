@@ -123,7 +123,7 @@ export interface HashListMatch {
   listName: string;
   /** The matching entry in the list. */
   entryId: string;
-  /** Hamming distance between the two 64-bit hashes (0 = identical). */
+  /** Hamming distance between the two hashes (128-bit dHash pairs; 0 = identical). */
   distance: number;
 }
 
@@ -190,6 +190,8 @@ export interface ExtractedPage {
   text: string;
   /** Absolute http(s) URLs of the main content's images, in document order, deduplicated. */
   imageUrls: string[];
+  /** True when the page was not read in full (markup or text over the extractor's caps). */
+  truncated?: boolean;
 }
 
 export interface PageExtractor {
