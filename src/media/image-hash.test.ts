@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { computeImageHash, DEFAULT_HASH_THRESHOLD, hammingDistance, ImageHashError, normalizeImageHash } from './image-hash.ts';
-import { pngDeclaring, scenePng } from './test-images.ts';
+import { pngDeclaring, scenePng, sceneSvg } from './test-images.ts';
 
 const SEEDS = [3, 8, 11];
 
@@ -54,6 +54,13 @@ test('hash text: 32 or 16 hex digits, case folded; a 16-digit hash compares the 
 
 test('undecodable bytes and decompression bombs are refused with a code', async () => {
   await assert.rejects(computeImageHash(Buffer.from('this is not an image')), (error: unknown) => error instanceof ImageHashError && error.code === 'not_an_image');
+  await assert.rejects(
+    computeImageHash(Buffer.from(sceneSvg(3))),
+    (error: unknown) => error instanceof ImageHashError && error.code === 'not_an_image' && /SVG files are not accepted/.test(error.message),
+  );
+  for (const format of ['jpeg', 'webp', 'gif', 'tiff', 'avif'] as const) {
+    assert.match(await computeImageHash(await sharp(await scenePng(3)).toFormat(format).toBuffer()), /^[0-9a-f]{32}$/, format);
+  }
   const png = await scenePng(3);
   await assert.rejects(computeImageHash(png.subarray(0, png.length / 3)), (error: unknown) => error instanceof ImageHashError && error.code === 'not_an_image');
   // A PNG of under 100 bytes that declares a 20000×20000 canvas.

@@ -59,14 +59,20 @@ async function thumbnail(working: Buffer, width: number, height: number): Promis
     .toBuffer();
 }
 
-/** The 32-hex-digit hash of an encoded image (PNG, JPEG, WebP, GIF, AVIF, TIFF, SVG). */
+const RASTER_FORMATS = new Set<string | undefined>(['jpeg', 'png', 'webp', 'gif', 'heif', 'tiff']);
+
+/** The 32-hex-digit hash of an encoded image (PNG, JPEG, WebP, GIF, AVIF/HEIF, TIFF). */
 export async function computeImageHash(bytes: Uint8Array, options: ImageHashOptions = {}): Promise<string> {
   const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
   let working: Buffer;
   try {
     const image = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', pages: 1 });
+    // Raster formats only, as the media stage accepts: an SVG is a document that is rendered, not a picture.
+    const { format } = await image.metadata();
+    if (!RASTER_FORMATS.has(format)) throw new ImageHashError('not_an_image', `${String(format ?? 'This').toUpperCase()} files are not accepted: send a PNG, JPEG, WebP, GIF, AVIF or TIFF image`);
     working = await toWorkingSquare(image.rotate());
   } catch (error) {
+    if (error instanceof ImageHashError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     if (/pixel limit/i.test(message)) {
       throw new ImageHashError('too_many_pixels', `The image declares more than ${maxPixels} pixels`, { cause: error });
