@@ -95,6 +95,17 @@ test('empty, broken and huge input never throws', () => {
   assert.equal(capped.truncated, true);
 });
 
+test('deeply nested markup (Readability slows down steeply with depth, html-to-text recurses) is read without it, quickly', () => {
+  for (const depth of [400, 20_000]) {
+    const html = `<html><body>${'<div>'.repeat(depth)}<p>${SCAM}</p>${'</div>'.repeat(depth)}</body></html>`;
+    const started = Date.now();
+    const page = extractPage(html, 'https://example.com/');
+    assert.equal(page.extractor, 'html-to-text');
+    assert.equal(page.text, SCAM);
+    assert.ok(Date.now() - started < 15_000, `${depth} levels: ${Date.now() - started} ms`);
+  }
+});
+
 test('in the worker thread: the same answer, a time cap that ends a stuck page, and the next page still read', async () => {
   const worker = new PageExtractionWorker({ maxQueue: 4 });
   try {

@@ -33,6 +33,29 @@ const DEFAULT_MAX_TEXT_CHARS = 100_000;
 const DEFAULT_MAX_ELEMENTS = 20_000;
 const DEFAULT_MAX_HTML_CHARS = 2_000_000;
 const MAX_TITLE_CHARS = 1_000;
+/**
+ * Readability slows down steeply with nesting (1,000 nested elements: 20 s) and html-to-text
+ * recurses; real pages stay well under these depths. Deeper pages skip Readability, and past the
+ * second bound their text is read by an iterative walk instead of html-to-text.
+ */
+const MAX_READABILITY_DEPTH = 150;
+const MAX_CONVERT_DEPTH = 500;
+
+/** Nesting depth of a document, without recursion. */
+function depthOf(root: TextNode): number {
+  let deepest = 0;
+  const stack: Array<[TextNode, number]> = [[root, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > deepest) deepest = depth;
+    for (let i = 0; i < node.childNodes.length; i++) {
+      const child = node.childNodes[i]!;
+      if (child.nodeType === 1) stack.push([child, depth + 1]);
+    }
+  }
+  return deepest;
+}
+
 /** Readability's answer is used when its article has at least this much text. */
 const MIN_ARTICLE_CHARS = 80;
 
@@ -89,25 +112,33 @@ function textOfTree(root: TextNode): string {
     if (text !== '') blocks.push(text);
     line = '';
   };
-  const walk = (node: TextNode) => {
+  // An explicit stack, not recursion: a page of 10,000 nested elements must not overflow the call stack.
+  const FLUSH = null;
+  const stack: Array<TextNode | typeof FLUSH> = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node === FLUSH) {
+      flush();
+      continue;
+    }
     if (node.nodeType === 3) {
       line += node.textContent ?? '';
-      return;
+      continue;
     }
-    if (node.nodeType !== 1) return;
+    if (node.nodeType !== 1 && node.nodeType !== 9 && node.nodeType !== 11) continue;
     const tag = node.nodeName.toUpperCase();
-    if (SKIPPED_TAGS.has(tag)) return;
+    if (SKIPPED_TAGS.has(tag)) continue;
     if (tag === 'BR') {
       line += ' ';
-      return;
+      continue;
     }
     const block = BLOCK_TAGS.has(tag);
-    if (block) flush();
-    else if (tag === 'TD' || tag === 'TH') line += ' ';
-    for (let i = 0; i < node.childNodes.length; i++) walk(node.childNodes[i]!);
-    if (block) flush();
-  };
-  walk(root);
+    if (block) {
+      flush();
+      stack.push(FLUSH);
+    } else if (tag === 'TD' || tag === 'TH') line += ' ';
+    for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push(node.childNodes[i]!);
+  }
   flush();
   return blocks.join('\n\n');
 }
@@ -173,14 +204,17 @@ export function extractPage(fullHtml: string, pageUrl: string, options: PageExtr
   const socialImage = document.querySelector('meta[property="og:image"]')?.getAttribute('content') ?? null;
 
   let article: { title: string | null | undefined; content: Element | null | undefined } | null = null;
-  try {
-    // Readability rewrites the tree it reads; the fallback parses the page again if it needs it.
-    article = new Readability<Element>(document as never, {
-      maxElemsToParse: options.maxElements ?? DEFAULT_MAX_ELEMENTS,
-      serializer: (node) => node as unknown as Element,
-    }).parse();
-  } catch {
-    article = null; // too many elements, or markup Readability cannot walk: the fallback reads the page
+  const depth = depthOf(document as unknown as TextNode);
+  if (depth <= MAX_READABILITY_DEPTH) {
+    try {
+      // Readability rewrites the tree it reads; the fallback parses the page again if it needs it.
+      article = new Readability<Element>(document as never, {
+        maxElemsToParse: options.maxElements ?? DEFAULT_MAX_ELEMENTS,
+        serializer: (node) => node as unknown as Element,
+      }).parse();
+    } catch {
+      article = null; // too many elements, or markup Readability cannot walk: the fallback reads the page
+    }
   }
   const articleText = article?.content ? textOfTree(article.content as unknown as TextNode) : '';
   if (article?.content && articleText.length >= MIN_ARTICLE_CHARS) {
@@ -196,7 +230,8 @@ export function extractPage(fullHtml: string, pageUrl: string, options: PageExtr
   const original = parseHTML(html).document;
   const body = (original.querySelector('body') ?? original.documentElement) as unknown as Element | null;
   if (body) for (const node of [...body.querySelectorAll(NOT_CONTENT)]) node.remove();
-  const { text, truncated } = cut(body ? toText(body.innerHTML) : '', maxText);
+  const bodyText = !body ? '' : depth <= MAX_CONVERT_DEPTH ? toText(body.innerHTML) : textOfTree(body as unknown as TextNode);
+  const { text, truncated } = cut(bodyText, maxText);
   return {
     title: pageTitle.slice(0, MAX_TITLE_CHARS),
     text,

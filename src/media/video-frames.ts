@@ -105,13 +105,20 @@ export function chooseStills(candidates: readonly StillCandidate[], maxFrames: n
   return [...chosen].sort((a, b) => a - b);
 }
 
-/** The candidates ffmpeg's metadata filter printed, in output order. */
+/** The candidates ffmpeg's metadata filter printed, in output order: a frame line, then its scene score. */
 function parseCandidates(stderr: string): StillCandidate[] {
-  const pattern = /Parsed_metadata[^\]]*\]\s*frame:\s*\d+\s+pts:\s*\S+\s+pts_time:\s*(-?[\d.eE+-]+)[\s\S]*?lavfi\.scene_score=([\d.eE+-]+)/g;
-  return [...stderr.matchAll(pattern)].map((match) => ({
-    timestampMs: Math.max(0, Math.round(Number(match[1]) * 1000)),
-    sceneScore: Math.min(1, Math.max(0, Number(match[2]) || 0)),
-  }));
+  const candidates: StillCandidate[] = [];
+  for (const line of stderr.split(/[\r\n]+/)) {
+    if (!line.includes('Parsed_metadata')) continue;
+    const frame = /\bpts_time:\s*(-?[\d.eE+-]+)/.exec(line);
+    if (frame) {
+      candidates.push({ timestampMs: Math.max(0, Math.round(Number(frame[1]) * 1000)), sceneScore: 0 });
+      continue;
+    }
+    const score = /lavfi\.scene_score=([\d.eE+-]+)/.exec(line);
+    if (score && candidates.length > 0) candidates[candidates.length - 1]!.sceneScore = Math.min(1, Math.max(0, Number(score[1]) || 0));
+  }
+  return candidates;
 }
 
 /** Stills (timestamp + encoded bytes) and the audio track of a video given as a file path or bytes. */
