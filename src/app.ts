@@ -22,10 +22,13 @@ import { queueRoutes } from './routes/queues.ts';
 import { actionRoutes } from './routes/actions.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { wordlistRoutes } from './routes/wordlists.ts';
+import { imageHashListRoutes } from './routes/image-hash-lists.ts';
 import { accountRoutes } from './routes/account.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { Metrics } from './observability/metrics.ts';
 import { TextWorkerPool } from './pipeline/text-workers.ts';
+import { createMediaStageFromConfig } from './media/setup.ts';
+import type { MediaStage } from './media/stage.ts';
 import { Redis } from 'ioredis';
 import { fixedWindow, perCalendarMonth, RateLimiter, redisCounters, storeCounters } from './services/rate-limits.ts';
 import { dashboardApiRoutes, DASHBOARD_API_PREFIX, type DashboardRouteInfo } from './routes/dashboard-api/index.ts';
@@ -56,6 +59,8 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   /** Long texts' analysis off the event loop; null with TEXT_WORKERS=0. */
   textWorkers: { pool: TextWorkerPool; minChars: number } | null;
+  /** Images, video, audio and web pages (docs/media.md); its worker pool starts with the first image. */
+  media: MediaStage;
   /** Every dashboard API route with its access rule (filled as they register). */
   dashboardRoutes: DashboardRouteInfo[];
 }
@@ -116,6 +121,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     config.textWorkers.size > 0
       ? { pool: new TextWorkerPool({ size: config.textWorkers.size, maxQueue: config.textWorkers.maxQueue }), minChars: config.textWorkers.minChars }
       : null;
+  deps.media = createMediaStageFromConfig(config, db);
   app.decorate('deps', deps);
   app.decorateRequest('principal', null as unknown as Principal);
   app.addSchema(ErrorBodySchema);
@@ -184,6 +190,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       await v1.register(actionRoutes);
       await v1.register(webhookRoutes);
       await v1.register(wordlistRoutes);
+      await v1.register(imageHashListRoutes);
       await v1.register(accountRoutes);
       await v1.register(openapiRoutes);
     },
@@ -213,6 +220,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     await deps.outbox.stop();
     await deps.rateLimiter.stop();
     await deps.textWorkers?.pool.close();
+    await deps.media.parts.pool?.close();
+    await deps.media.parts.pages?.close?.();
   });
   return app;
 }

@@ -68,6 +68,8 @@ export interface Config {
   /** Public URL printed at start (dashboard and API base). */
   publicUrl: string | null;
   modelBackend: { url: string; apiKey: string | null; model: string; timeoutMs: number; trusted: boolean } | null;
+  /** Images, video, audio and web pages (docs/media.md). */
+  media: MediaConfig;
   /** Background delivery of outbox events (webhooks, expiries). */
   outbox: { pollMs: number; leaseMs: number };
   webhooks: {
@@ -79,6 +81,40 @@ export interface Config {
     /** How long the previous signing secret still signs after a rotation. */
     secretGraceMs: number;
   };
+}
+
+/** An operator-run HTTP backend (transcription, vision), configured like the model backend. */
+export interface MediaBackendConfig {
+  url: string;
+  apiKey: string | null;
+  model: string;
+  timeoutMs: number;
+  /** Operator's own network: skip the public-address check (timeouts and caps stay). */
+  trusted: boolean;
+}
+
+export interface MediaConfig {
+  /** Worker threads for the image models (nsfwjs + OCR); 0 turns image analysis off (images: not analysed). */
+  workers: number;
+  /** Images waiting for a worker beyond which a request with media gets 503 + Retry-After. */
+  maxQueue: number;
+  /** Read text in images (OCR) and run it through the text policies. */
+  ocr: boolean;
+  /** Tests and development only: fetch from loopback addresses (127.0.0.0/8, ::1) over plain http. */
+  allowLoopbackForTests: boolean;
+  /** Byte cap per kind of fetched body (`url` is the HTML page). */
+  maxBytes: { image: number; video: number; audio: number; url: number };
+  /** Time cap per kind for the fetch (DNS, connect, redirects, body). */
+  fetchTimeoutMs: { image: number; video: number; audio: number; url: number };
+  /** Images with more pixels than this are refused before decoding (decompression bombs). */
+  maxImagePixels: number;
+  video: { maxFrames: number; timeoutMs: number; maxSeconds: number; ffmpegPath: string };
+  /** Images of a web page moderated with it, at most. */
+  pageMaxImages: number;
+  /** OpenAI-compatible POST /v1/audio/transcriptions; null: audio is reported as not analysed. */
+  transcription: MediaBackendConfig | null;
+  /** OpenAI-compatible chat with image input for violence, weapons, gore, drugs, hate symbols; null: those labels are absent. */
+  vision: MediaBackendConfig | null;
 }
 
 export class ConfigError extends Error {
@@ -169,6 +205,48 @@ export function loadConfig(env: Env = process.env): Config {
     };
   }
 
+  const mediaBackend = (prefix: string, defaultModel: string): MediaBackendConfig | null => {
+    const url = read(`${prefix}_URL`);
+    if (url === undefined) return null;
+    if (!/^https?:\/\/[^\s]+$/.test(url)) problems.push(`${prefix}_URL must be an http(s) URL`);
+    return {
+      url: url.replace(/\/+$/, ''),
+      apiKey: read(`${prefix}_API_KEY`) ?? null,
+      model: read(`${prefix}_MODEL`) ?? defaultModel,
+      timeoutMs: integer(`${prefix}_TIMEOUT_MS`, 30_000, 100, 600_000),
+      trusted: boolean(`${prefix}_TRUSTED`, false),
+    };
+  };
+  const MB = 1_048_576;
+  const media: MediaConfig = {
+    workers: integer('MEDIA_WORKERS', 1, 0, 32),
+    maxQueue: integer('MEDIA_QUEUE', 32, 1, 10_000),
+    ocr: boolean('MEDIA_OCR', true),
+    allowLoopbackForTests: boolean('MEDIA_ALLOW_LOOPBACK_FOR_TESTS', false),
+    maxBytes: {
+      image: integer('MEDIA_MAX_IMAGE_BYTES', 20 * MB, 1024, 512 * MB),
+      video: integer('MEDIA_MAX_VIDEO_BYTES', 100 * MB, 1024, 4096 * MB),
+      audio: integer('MEDIA_MAX_AUDIO_BYTES', 25 * MB, 1024, 1024 * MB),
+      url: integer('MEDIA_MAX_PAGE_BYTES', 5 * MB, 1024, 100 * MB),
+    },
+    fetchTimeoutMs: {
+      image: integer('MEDIA_IMAGE_FETCH_TIMEOUT_MS', 10_000, 100, 600_000),
+      video: integer('MEDIA_VIDEO_FETCH_TIMEOUT_MS', 30_000, 100, 600_000),
+      audio: integer('MEDIA_AUDIO_FETCH_TIMEOUT_MS', 20_000, 100, 600_000),
+      url: integer('MEDIA_PAGE_FETCH_TIMEOUT_MS', 10_000, 100, 600_000),
+    },
+    maxImagePixels: integer('MEDIA_MAX_IMAGE_PIXELS', 50_000_000, 1, 1_000_000_000),
+    video: {
+      maxFrames: integer('MEDIA_VIDEO_MAX_FRAMES', 16, 1, 500),
+      timeoutMs: integer('MEDIA_VIDEO_TIMEOUT_MS', 30_000, 1_000, 600_000),
+      maxSeconds: integer('MEDIA_VIDEO_MAX_SECONDS', 600, 1, 86_400),
+      ffmpegPath: read('FFMPEG_PATH') ?? 'ffmpeg',
+    },
+    pageMaxImages: integer('MEDIA_PAGE_MAX_IMAGES', 5, 0, 50),
+    transcription: mediaBackend('TRANSCRIPTION_BACKEND', 'whisper-1'),
+    vision: mediaBackend('VISION_BACKEND', 'gpt-4o-mini'),
+  };
+
   const config: Config = {
     port: integer('PORT', 3000, 0, 65535),
     host: read('HOST') ?? '127.0.0.1',
@@ -211,6 +289,7 @@ export function loadConfig(env: Env = process.env): Config {
     writeBatchMinParallel: integer('WRITE_BATCH_MIN_PARALLEL', 12, 1, 500),
     publicUrl,
     modelBackend,
+    media,
     outbox: {
       pollMs: integer('OUTBOX_POLL_MS', 500, 10, 60_000),
       leaseMs: integer('OUTBOX_LEASE_MS', 60_000, 1_000, 3_600_000),

@@ -74,6 +74,31 @@ describe('POST /v1/moderate', () => {
     assert.match(r.body.errors[0].message, /not analysed/);
   });
 
+  test('media nothing analysed is sent to review, never allowed by default; a channel may choose allow', async () => {
+    const image = { type: 'image', url: 'https://example.com/cat.png' };
+    const byDefault = await moderate({ content: image, doNotStore: true });
+    assert.equal(byDefault.body.recommendation.action, 'review');
+    assert.deepEqual(byDefault.body.recommendation.reason_codes, ['media_not_analysed']);
+
+    const inObject = await moderate({ content: { type: 'object', data: { title: { type: 'text', text: 'hello' }, picture: image } }, doNotStore: true });
+    assert.equal(inObject.body.recommendation.action, 'review');
+    assert.deepEqual(inObject.body.recommendation.reason_codes, ['media_not_analysed']);
+
+    const created = await t.request('POST', '/v1/channels', { body: { key: 'media-allow', name: 'Media allowed', unanalysedMedia: 'allow' } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.equal(created.body.unanalysedMedia, 'allow');
+    const allowed = await moderate({ content: image, channel: 'media-allow', doNotStore: true });
+    assert.equal(allowed.body.recommendation.action, 'allow');
+    assert.equal(allowed.body.meta.status, 'partial_success');
+
+    const bad = await t.request('POST', '/v1/channels', { body: { key: 'media-bad', name: 'x', unanalysedMedia: 'maybe' } });
+    assert.equal(bad.status, 400);
+
+    // text alone is untouched by the setting
+    const text = await moderate({ content: { type: 'text', text: 'Have a lovely day' }, doNotStore: true });
+    assert.equal(text.body.recommendation.action, 'allow');
+  });
+
   test('a per-request policies override replaces the channel policies', async () => {
     const off = await moderate({ content: { type: 'text', text: 'fuck' }, policies: [{ id: 'profanity', flag: false }] });
     assert.equal(off.status, 200);

@@ -1,9 +1,10 @@
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PolicyResult } from './policy.ts';
 import {
   DEFAULT_TRIAGE,
   dryRunView,
+  guardUnanalysedMedia,
   recommend,
   TRIAGE_PRESETS,
   type Recommendation,
@@ -163,4 +164,20 @@ test('the evaluation-only form still triages by severity', () => {
   const evaluation = { flagged: true, flag_probability: 0.6, severity_score: 0.6 };
   assert.deepEqual(recommend(evaluation), { action: 'review', reason_codes: ['severity_review'] });
   assert.deepEqual(recommend(evaluation, { review: 0.3, reject: 0.6 }), { action: 'reject', reason_codes: ['severity_reject'] });
+});
+
+describe('guardUnanalysedMedia', () => {
+  const allow: Recommendation = { action: 'allow', reason_codes: [] };
+  test('an allow with unanalysed media becomes review', () => {
+    assert.deepEqual(guardUnanalysedMedia(allow, 1, 'review'), { action: 'review', reason_codes: ['media_not_analysed'] });
+    assert.deepEqual(guardUnanalysedMedia({ action: 'allow', reason_codes: ['trusted_allow'] }, 2, 'review'), { action: 'review', reason_codes: ['media_not_analysed'] });
+  });
+  test('nothing unanalysed, the channel allowing it, a rule allow, or a stricter action: unchanged', () => {
+    assert.equal(guardUnanalysedMedia(allow, 0, 'review'), allow);
+    assert.equal(guardUnanalysedMedia(allow, 1, 'allow'), allow);
+    const rule: Recommendation = { action: 'allow', reason_codes: ['rule_match'] };
+    assert.equal(guardUnanalysedMedia(rule, 1, 'review'), rule);
+    const reject: Recommendation = { action: 'reject', reason_codes: ['severity_reject'] };
+    assert.equal(guardUnanalysedMedia(reject, 1, 'review'), reject);
+  });
 });

@@ -10,7 +10,9 @@ export type ReasonCode =
   | 'dry_run'
   | 'trusted_allow'
   | 'untrusted_severity'
-  | 'rule_match';
+  | 'rule_match'
+  /** Media (image, video, audio, url) in the content was not analysed: a person looks before it is published. */
+  | 'media_not_analysed';
 
 export interface Recommendation {
   action: RecommendedAction;
@@ -115,6 +117,17 @@ export function recommend(
   if (action === 'reject') return { action, reason_codes: ['severity_reject'] };
   if (action === 'review') return { action, reason_codes: ['severity_review'] };
   return { action: 'allow', reason_codes: [] };
+}
+
+/**
+ * Content with media that nothing analysed is never allowed by default: an
+ * `allow` becomes `review` (media_not_analysed) unless the channel says
+ * `unanalysedMedia: 'allow'` or one of its own rules chose the allow.
+ */
+export function guardUnanalysedMedia(recommendation: Recommendation, unanalysedFields: number, setting: 'review' | 'allow'): Recommendation {
+  if (unanalysedFields === 0 || setting === 'allow' || recommendation.action !== 'allow') return recommendation;
+  if (recommendation.reason_codes.includes('rule_match')) return recommendation;
+  return { action: 'review', reason_codes: ['media_not_analysed'] };
 }
 
 /**

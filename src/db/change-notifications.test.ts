@@ -8,6 +8,7 @@ import { createTestDatabaseUrl } from './testing.ts';
 test('a notification names a known topic, or means "anything may have changed"', () => {
   assert.deepEqual(parseChange('{"topic":"channels","projectId":"proj_1"}'), { topic: 'channels', projectId: 'proj_1' });
   assert.deepEqual(parseChange('{"topic":"api_keys","projectId":null}'), { topic: 'api_keys', projectId: null });
+  assert.deepEqual(parseChange('{"topic":"image_hash_lists","projectId":"proj_2"}'), { topic: 'image_hash_lists', projectId: 'proj_2' });
   assert.equal(parseChange('{"topic":"authors","projectId":"p"}'), null);
   assert.equal(parseChange('not json'), null);
   assert.equal(parseChange(undefined), null);

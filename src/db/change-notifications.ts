@@ -12,9 +12,9 @@ import type { Queryable } from './database.ts';
 
 export const CHANGE_CHANNEL = 'om_cache_changes';
 
-export type ChangeTopic = 'api_keys' | 'channels' | 'wordlists';
+export type ChangeTopic = 'api_keys' | 'channels' | 'wordlists' | 'image_hash_lists';
 
-const TOPICS: ReadonlySet<string> = new Set<ChangeTopic>(['api_keys', 'channels', 'wordlists']);
+const TOPICS: ReadonlySet<string> = new Set<ChangeTopic>(['api_keys', 'channels', 'wordlists', 'image_hash_lists']);
 
 /** What changed; `null` when it is unknown (a missed or unreadable notification): drop everything. */
 export type Change = { topic: ChangeTopic; projectId: string | null } | null;

@@ -169,15 +169,19 @@ export function createOutboundFetch(dependencies: OutboundDependencies = {}) {
         }
         const chunks: Buffer[] = [];
         let received = 0;
+        let overLimit: OutboundError | null = null;
         response.on('data', (chunk: Buffer) => {
+          if (overLimit) return;
           received += chunk.length;
           if (received > maxBytes) {
-            request.destroy(new OutboundError('too_large', `Response exceeds the ${maxBytes}-byte limit`));
+            overLimit = new OutboundError('too_large', `Response exceeds the ${maxBytes}-byte limit`);
+            request.destroy(overLimit);
             return;
           }
           chunks.push(chunk);
         });
-        response.on('end', () => resolvePromise({ status, headers: response.headers, body: Buffer.concat(chunks) }));
+        // A body that arrived whole in one read may still end after the destroy: over the limit stays refused.
+        response.on('end', () => (overLimit ? reject(overLimit) : resolvePromise({ status, headers: response.headers, body: Buffer.concat(chunks) })));
         response.on('error', (error) => request.destroy(error));
       });
       if (body !== undefined) request.end(body);

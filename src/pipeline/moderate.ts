@@ -3,7 +3,7 @@ import type { GroupCommitter } from '../db/group-commit.ts';
 import type { SubmissionWrite, SubmissionWritten } from '../services/submissions.ts';
 import type { FieldResult, Policy, PolicyResult, PolicySettings } from '../core/policy.ts';
 import { evaluate, type Evaluation, type ScoredPolicy } from '../core/evaluation.ts';
-import { dryRunView, recommend, type Recommendation } from '../core/recommendation.ts';
+import { dryRunView, guardUnanalysedMedia, recommend, type Recommendation } from '../core/recommendation.ts';
 import { badRequest } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
 import { isStorable, storableCopy } from '../lib/storable-strings.ts';
@@ -24,6 +24,9 @@ import { evaluateField, round, runInsights, type TextAnalysis } from './text-ana
 import type { TextWorkerPool } from './text-workers.ts';
 import { authorFactsOf } from './author-facts.ts';
 import { attachPoliciesJson, policiesToJson } from './response-json.ts';
+import type { MediaStage, MediaStageResult } from '../media/stage.ts';
+import { mediaPolicyResults, derivedTexts } from './media-results.ts';
+import { IMAGE_POLICY_ID, imageSettingsOf } from '../media/image-policy.ts';
 
 export interface PipelineDeps {
   db: Database;
@@ -32,11 +35,13 @@ export interface PipelineDeps {
   config?: Pick<Config, 'modelBackend' | 'allowPrivateOutbound'>;
   /** Texts of at least `minChars` characters (all fields together) are analysed in these worker threads. */
   textWorkers?: { pool: TextWorkerPool; minChars: number } | null;
+  /** Images, video, audio and web pages; null or absent: media is reported as not analysed. */
+  media?: MediaStage | null;
 }
 
 interface MediaField {
   key: string | null;
-  type: string;
+  type: 'image' | 'video' | 'audio' | 'url';
   url: string;
 }
 
@@ -69,8 +74,22 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
 
   // validate: what the schema cannot know (channel, policy ids and their settings)
   const channel = await resolveChannel(deps.db, projectId, body.channel);
-  const policySettings = body.policies ? requestPolicies(body.policies) : channel.config.policies;
-  const { texts, media } = splitContent(body.content);
+  const listedSettings = body.policies ? requestPolicies(body.policies) : channel.config.policies;
+  // The `image` entry sets the media labels' flag and threshold; it scores no text.
+  const imageSettings = imageSettingsOf(listedSettings);
+  const policySettings = listedSettings.some((s) => s.id === IMAGE_POLICY_ID) ? listedSettings.filter((s) => s.id !== IMAGE_POLICY_ID) : listedSettings;
+  const { texts: submittedTexts, media } = splitContent(body.content);
+  // media: fetched, decoded and classified first; text found in it (OCR, transcripts, pages) joins the text fields
+  let analysedMedia: MediaStageResult | null = null;
+  if (media.length > 0 && deps.media) {
+    const release = deps.media.admit(media);
+    try {
+      analysedMedia = await deps.media.run(projectId, media, { labelThreshold: imageSettings.threshold });
+    } finally {
+      release();
+    }
+  }
+  const texts = analysedMedia ? [...submittedTexts, ...derivedTexts(analysedMedia)] : submittedTexts;
   // U+0000 and unpaired surrogates reach the analysis as sent; the store gets a repaired copy.
   const unstorable = texts.some((field) => !isStorable(field.text));
 
@@ -86,8 +105,10 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   const languages = policySettings.some((settings) => BUILT_IN_CLASSIFIERS.has(settings.id)) ? fields.map(noteLanguage) : null;
 
   // run policies
-  const errors: PolicyError[] = media.map(notAnalysed);
-  const scored: ScoredPolicy[] = [];
+  const errors: PolicyError[] = analysedMedia ? analysedMedia.fields.flatMap((field) => field.errors) : media.map(notAnalysed);
+  const scored: ScoredPolicy[] = analysedMedia ? mediaPolicyResults(analysedMedia, body.content.type === 'object', imageSettings) : [];
+  if (analysedMedia && analysedMedia.notCovered.length > 0) errors.push(notCoveredError(analysedMedia.notCovered));
+  const unanalysedMedia = analysedMedia ? analysedMedia.fields.filter((field) => !field.analysed).length : media.length;
   // Policies that saw a violation without flagging it (shadow mode): review queues can show these items.
   const shadowFlagged: string[] = [];
   const rescore = channel.config.borderlineRescore;
@@ -121,12 +142,12 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   const evaluation = evaluate(scored);
   const unicodeRan = fields.some((f) => f.unicode !== null);
   if (unicodeRan) evaluation.unicode_spoofed = fields.some((f) => f.unicode?.spoofed === true);
-  const modified = modifiedContent(body, fields);
+  const modified = modifiedContent(body, fields.slice(0, submittedTexts.length));
   const insights = offloaded ? offloaded.insights : runInsights(channel.config.insights, fields);
   const policies = scored.map((s) => s.result).sort((a, b) => b.probability - a.probability);
   // The author as they stand before this submission: status, trust and risk shape the verdict.
   const knownAuthor = body.authorId ? await findAuthorSnapshot(deps.db, projectId, body.authorId) : null;
-  const recommendation = recommend(
+  const recommended = recommend(
     {
       evaluation,
       policies,
@@ -137,6 +158,8 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
     },
     channel.config,
   );
+  // Media nothing looked at is never passed as clean by default.
+  const recommendation = guardUnanalysedMedia(recommended, unanalysedMedia, channel.config.unanalysedMedia);
 
   // store
   const policiesJson = policiesToJson(policies);
@@ -170,8 +193,8 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
         conversationId: body.conversationId ?? null,
         metaType: body.metaType ?? null,
         contentType: body.content.type,
-        content: unstorable ? storableCopy(body.content) : body.content,
-        modified: unstorable ? storableCopy(modified.value) : modified.value,
+        content: unstorable ? storableCopy(withoutInlineMedia(body.content)) : withoutInlineMedia(body.content),
+        modified: unstorable ? storableCopy(withoutInlineMedia(modified.value)) : withoutInlineMedia(modified.value),
         metadata: body.metadata ?? null,
         flagged: evaluation.flagged,
         shadowFlagged: shadowFlagged.length > 0,
@@ -202,7 +225,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
       status: errors.length > 0 ? 'partial_success' : 'success',
       timestamp: Date.now(),
       channel_key: channel.key,
-      usage: Math.max(1, fields.length),
+      usage: Math.max(1, submittedTexts.length + media.length),
       processing_time: `${(performance.now() - started).toFixed(2)}ms`,
     },
   };
@@ -268,7 +291,13 @@ function splitContent(content: ModerateBody['content']): { texts: Array<{ key: s
 
 const notAnalysed = (field: MediaField): PolicyError => ({
   id: `${field.type}_analysis`,
-  message: `${field.type} content${field.key === null ? '' : ` in field "${field.key}"`} was accepted but not analysed: ${field.type} moderation is not available in this version`,
+  message: `${field.type} content${field.key === null ? '' : ` in field "${field.key}"`} was accepted but not analysed: media analysis is not running on this server`,
+});
+
+/** Issue #30: labels no configured image model covers are absent, and the result says so rather than scoring them 0. */
+const notCoveredError = (labels: readonly string[]): PolicyError => ({
+  id: 'image_labels_not_covered',
+  message: `Images were checked for nudity and suggestive content only: ${labels.join(', ')} are not analysed in images without a vision backend (VISION_BACKEND_URL).`,
 });
 
 type PolicyOutcome = { scored: ScoredPolicy; shadowFlagged: boolean; strongestField: PreparedField } | { error: string };
@@ -496,6 +525,31 @@ function modifiedContent(body: ModerateBody, fields: readonly PreparedField[]) {
     });
   }
   return { masked, value: data };
+}
+
+/**
+ * Inline media (`data:` URLs, up to the body limit) is analysed but not stored, as the hosted API
+ * does with its base64 image data: the stored item keeps `data:<type>;base64,` without the payload.
+ */
+function withoutInlineMedia<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  const strip = (item: unknown): unknown => {
+    if (!item || typeof item !== 'object') return item;
+    const url = (item as { url?: unknown }).url;
+    if (typeof url !== 'string' || !url.startsWith('data:')) return item;
+    return { ...item, url: url.slice(0, url.indexOf(',') + 1) };
+  };
+  const content = value as { type?: unknown; data?: Record<string, unknown> };
+  if (content.type === 'object' && content.data) {
+    const entries = Object.entries(content.data);
+    if (!entries.some(([, item]) => strip(item) !== item)) return value;
+    return { ...content, data: Object.fromEntries(entries.map(([key, item]) => [key, strip(item)])) } as T;
+  }
+  if (typeof content.type === 'string') return strip(value) as T;
+  // `modified` of object content: a map of fields
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (!entries.some(([, item]) => strip(item) !== item)) return value;
+  return Object.fromEntries(entries.map(([key, item]) => [key, strip(item)])) as T;
 }
 
 function unicodeFindings(fields: readonly PreparedField[]) {

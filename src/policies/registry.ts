@@ -6,6 +6,7 @@ import { parseEntitySettings, piiPolicy, urlPolicy } from '../core/entities/inde
 import { parseUnicodeSettings, unicodeSpoofingPolicy } from '../core/unicode/policy.ts';
 import type { CompiledWordlist } from '../core/wordlist/matcher.ts';
 import { createGuidelinePolicy, type ModelBackendConfig } from './guideline.ts';
+import { imagePolicy } from '../media/image-policy.ts';
 import { createWordlistPolicy, isWordlistPolicyId, validateWordlistSettings, wordlistRefOf } from './wordlist-policy.ts';
 
 /**
@@ -53,6 +54,8 @@ const registered: RegisteredPolicy[] = [
   { policy: piiPolicy, validate: (s, at) => [...modeIssues(s, at), ...parsedWith((raw) => parseEntitySettings('pii', raw))(s, at)], settingNames: ENTITY_SETTINGS },
   { policy: urlPolicy, validate: (s, at) => [...modeIssues(s, at), ...parsedWith((raw) => parseEntitySettings('url', raw))(s, at)], settingNames: ENTITY_SETTINGS },
   { policy: unicodeSpoofingPolicy, validate: parsedWith(parseUnicodeSettings) },
+  // Scores media, not text: the pipeline takes its entry out of the text policies (src/media/image-policy.ts).
+  { policy: imagePolicy, settingNames: COMMON_SETTINGS },
 ];
 
 const byId = new Map(registered.map((entry) => [entry.policy.id, entry]));

@@ -31,6 +31,14 @@ export async function metricsRoutes(app: FastifyInstance): Promise<void> {
     set({ state: 'running' }, pool?.busy() ?? 0);
     set({ state: 'waiting' }, pool?.queued() ?? 0);
   });
+  metrics.gauge('om_media_worker_jobs', 'Image model jobs (nsfwjs, OCR) in the media worker pool, running or waiting', ['state'], (set) => {
+    const pool = app.deps.media.parts.pool;
+    set({ state: 'running' }, pool?.busy() ?? 0);
+    set({ state: 'waiting' }, pool?.queued() ?? 0);
+  });
+  metrics.gauge('om_media_refused_requests', 'Requests with media refused with 503 because the media worker queue was full (since start)', [], (set) => {
+    set({}, app.deps.media.parts.pool?.refusedCount() ?? 0);
+  });
   let outbox: Promise<{ pending: number; lagMs: number }> | null = null;
   const readOutbox = () => (outbox ??= outboxBacklog(db).finally(() => setImmediate(() => (outbox = null))));
   metrics.gauge('om_outbox_pending_events', 'Outbox events due and not yet delivered', [], async (set) => set({}, (await readOutbox()).pending));

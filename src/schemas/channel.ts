@@ -101,12 +101,18 @@ const recommendationFields = {
   ),
 };
 
+const UnanalysedMedia = Type.Union([Type.Literal('review'), Type.Literal('allow')], {
+  description:
+    "Recommendation for content holding media (image, video, audio, url) that could not be analysed (fetch failed, kind not supported, no backend): 'review' (default) or 'allow'",
+});
+
 const channelFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   policies: Type.Array(PolicyOverride, { maxItems: 100, description: 'Policies the channel runs, with their settings' }),
   insights: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 20 }),
   unicodeNormalization: Type.Boolean({ description: 'Rewrite disguised text before other policies run (default true)' }),
   triage: TriageInput,
+  unanalysedMedia: UnanalysedMedia,
   ...recommendationFields,
 };
 
@@ -125,6 +131,7 @@ export const CreateChannelBody = Type.Object(
     rules: Type.Optional(recommendationFields.rules),
     dryRun: Type.Optional(recommendationFields.dryRun),
     borderlineRescore: Type.Optional(recommendationFields.borderlineRescore),
+    unanalysedMedia: Type.Optional(UnanalysedMedia),
   },
   { additionalProperties: false },
 );
@@ -151,6 +158,7 @@ export const ChannelSchema = Type.Object(
     rules: Type.Array(RecommendationRuleSchema),
     dryRun: Type.Boolean(),
     borderlineRescore: recommendationFields.borderlineRescore,
+    unanalysedMedia: UnanalysedMedia,
     createdAt: Type.Number(),
     updatedAt: Type.Number(),
   },

@@ -4,7 +4,16 @@ import { TaggedUnion } from './common.ts';
 export const MAX_TEXT_LENGTH = 100_000;
 export const MAX_OBJECT_FIELDS = 100;
 
-const MediaUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 4096 });
+/** Inline media (base64 `data:` URLs) is bounded by the request body limit (BODY_LIMIT_BYTES) and the kind's byte cap. */
+export const MAX_DATA_URL_LENGTH = 100 * 1_048_576;
+
+const MediaUrl = Type.Union(
+  [
+    Type.String({ format: 'uri', pattern: '^https?://', maxLength: 4096 }),
+    Type.String({ pattern: '^data:[a-zA-Z]+/[-+.a-zA-Z0-9]+(;[-a-zA-Z0-9]+=[-a-zA-Z0-9.]+)*;base64,', maxLength: MAX_DATA_URL_LENGTH }),
+  ],
+  { description: 'An http(s) URL the server fetches, or the media inline as a base64 data: URL' },
+);
 
 export const TextItem = Type.Object(
   { type: Type.Literal('text'), text: Type.String({ maxLength: MAX_TEXT_LENGTH }) },
@@ -15,7 +24,7 @@ export const VideoItem = Type.Object({ type: Type.Literal('video'), url: MediaUr
 export const AudioItem = Type.Object({ type: Type.Literal('audio'), url: MediaUrl }, { additionalProperties: false });
 export const UrlItem = Type.Object({ type: Type.Literal('url'), url: MediaUrl }, { additionalProperties: false });
 
-const FieldItem = TaggedUnion([TextItem, ImageItem, VideoItem, AudioItem]);
+const FieldItem = TaggedUnion([TextItem, ImageItem, VideoItem, AudioItem, UrlItem]);
 
 export const ObjectItem = Type.Object(
   {

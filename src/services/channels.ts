@@ -32,6 +32,8 @@ export interface ChannelConfig {
   dryRun: boolean;
   /** Borderline built-in classifier scores re-judged by the model backend; null = off. */
   borderlineRescore: BorderlineRescoreSettings | null;
+  /** What content with media nothing analysed is recommended: review (default) or allow. */
+  unanalysedMedia: 'review' | 'allow';
 }
 
 type TriageInput = TriageThresholds | { preset: TriagePreset };
@@ -66,6 +68,7 @@ export function defaultChannelConfig(): ChannelConfig {
     rules: [],
     dryRun: false,
     borderlineRescore: null,
+    unanalysedMedia: 'review',
   };
 }
 
@@ -136,6 +139,7 @@ export const toChannelView = (channel: Channel): ChannelView => ({
   rules: channel.config.rules,
   dryRun: channel.config.dryRun,
   borderlineRescore: channel.config.borderlineRescore,
+  unanalysedMedia: channel.config.unanalysedMedia,
   createdAt: channel.createdAt,
   updatedAt: channel.updatedAt,
 });
@@ -174,6 +178,7 @@ export async function createChannel(db: Queryable, projectId: string, body: Crea
     rules: (body.rules as RecommendationRule[] | undefined) ?? defaults.rules,
     dryRun: body.dryRun ?? defaults.dryRun,
     borderlineRescore: body.borderlineRescore === undefined ? defaults.borderlineRescore : body.borderlineRescore,
+    unanalysedMedia: body.unanalysedMedia ?? defaults.unanalysedMedia,
   });
   return insertChannel(db, projectId, body.key, body.name, config, false);
 }
@@ -233,6 +238,7 @@ export async function updateChannel(db: Queryable, projectId: string, idOrKey: s
     rules: (body.rules as RecommendationRule[] | undefined) ?? current.config.rules,
     dryRun: body.dryRun ?? current.config.dryRun,
     borderlineRescore: body.borderlineRescore === undefined ? current.config.borderlineRescore : body.borderlineRescore,
+    unanalysedMedia: body.unanalysedMedia ?? current.config.unanalysedMedia,
   });
   try {
     const { rows } = await db.query(
