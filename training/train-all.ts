@@ -179,13 +179,19 @@ function withViolentWords(items: string[]): string[] {
  * platforms moderate, so it weighs more than the tweet sets. Set by judgement, not compared on dev: one dev run took
  * 15 minutes on the shared machine.
  */
-export const CORPUS_WEIGHTS = devWeights(process.env.OPEN_MODERATION_DEV_CORPUS_WEIGHTS) ?? { positive: 3, lookAlike: 3, otherHarm: 1 };
+interface CorpusWeights {
+  positive: number;
+  lookAlike: number;
+  otherHarm: number;
+}
+
+export const CORPUS_WEIGHTS: CorpusWeights = devWeights(process.env.OPEN_MODERATION_DEV_CORPUS_WEIGHTS) ?? { positive: 3, lookAlike: 3, otherHarm: 1 };
 
 /** How much more a corpus message in es, pt, fr or de weighs than an English one. */
 export const CORPUS_OTHER_LANGUAGE_FACTOR = process.env.OPEN_MODERATION_DEV_HOLDOUT === '1' && process.env.OPEN_MODERATION_DEV_LANGUAGE_FACTOR ? Number(process.env.OPEN_MODERATION_DEV_LANGUAGE_FACTOR) : 1;
 
 /** Dev comparisons only (training/dev-corpus.ts): "positive,lookAlike,otherHarm" under OPEN_MODERATION_DEV_HOLDOUT. */
-function devWeights(value: string | undefined): typeof CORPUS_WEIGHTS | undefined {
+function devWeights(value: string | undefined): CorpusWeights | undefined {
   if (!value || process.env.OPEN_MODERATION_DEV_HOLDOUT !== '1') return undefined;
   const [positive, lookAlike, otherHarm] = value.split(',').map(Number);
   return { positive: positive!, lookAlike: lookAlike!, otherHarm: otherHarm! };
