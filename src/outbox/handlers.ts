@@ -1,7 +1,7 @@
 import type { AppDeps } from '../app.ts';
 import { exponentialBackoff, type TopicHandler } from './outbox.ts';
-import { AUTHOR_BLOCK_EXPIRED_TOPIC, expireAuthorBlock } from '../services/authors.ts';
-import { authorPayloads, DELIVER_TOPIC, emitEvents, NEW_QUEUE_ITEM_TOPIC, webhookDeliveryHandler } from '../services/webhooks.ts';
+import { AUTHOR_BLOCK_EXPIRED_TOPIC, authorPayloads, expireAuthorBlock } from '../services/authors.ts';
+import { DELIVER_TOPIC, emitEvents, NEW_QUEUE_ITEM_TOPIC, webhookDeliveryHandler } from '../services/webhooks.ts';
 import { newQueueItemHandler } from '../services/queues.ts';
 import { writeAuditEntries } from '../services/audit.ts';
 

@@ -4,10 +4,10 @@ import { newId } from '../lib/ids.ts';
 import { queueFilterSql, SqlParams } from '../core/queue-filter.ts';
 import { builtInActionKey, type BuiltInActionKey } from '../core/action-keys.ts';
 import { isUniqueViolation } from './channels.ts';
-import { forgetAuthorSnapshots, setAuthorStatus, type AuthorRecord } from './authors.ts';
+import { authorPayloads, forgetAuthorSnapshots, setAuthorStatus, type AuthorRecord } from './authors.ts';
 import { actorId, actorOf, writeAuditEntries, type Actor, type AuditEntryInput } from './audit.ts';
 import { getQueue, ITEM_COLUMNS, webhookItem, type Queue } from './queues.ts';
-import { actionWebhooks, authorPayloads, emitEvents, syncActionWebhooks, type ActionWebhookInput, type EventDraft, type WebhookEventType } from './webhooks.ts';
+import { actionWebhooks, emitEvents, syncActionWebhooks, type ActionWebhookInput, type EventDraft, type WebhookEventType } from './webhooks.ts';
 
 /**
  * Moderator actions: configurable operations on items and authors. Built-in

@@ -149,6 +149,21 @@ export function toAuthorRecord(row: Row, now = Date.now()): AuthorRecord {
   };
 }
 
+/** Authors as webhook payloads carry them: the full author record, metadata included; by internal id. */
+export async function authorPayloads(db: Queryable, projectId: string, authorIds: readonly string[]): Promise<Map<string, AuthorRecord>> {
+  const byId = new Map<string, AuthorRecord>();
+  const unique = [...new Set(authorIds)];
+  if (unique.length === 0) return byId;
+  const { rows } = await db.query(
+    `SELECT authors.*, authors.recent_flags::text AS recent_flags FROM authors
+     WHERE project_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb))`,
+    [projectId, JSON.stringify(unique)],
+  );
+  const now = Date.now();
+  for (const row of rows) byId.set(row.id as string, toAuthorRecord(row, now));
+  return byId;
+}
+
 // recent_flags is read as text so the flagged count needs no second query.
 const SELECT_COLUMNS = 'authors.*, authors.recent_flags::text AS recent_flags';
 

@@ -4,7 +4,8 @@ import { newId } from '../lib/ids.ts';
 import { parseDate, queueFilterSql, SqlParams, validateQueueFilter, type QueueFilter } from '../core/queue-filter.ts';
 import type { OutboxEvent, TopicHandler } from '../outbox/outbox.ts';
 import { actionsForItems, actorId, actorOf, writeAuditEntries, type Actor, type ItemActionView } from './audit.ts';
-import { authorPayloads, derivedEventId, emitEvents, type EventDraft } from './webhooks.ts';
+import { derivedEventId, emitEvents, type EventDraft } from './webhooks.ts';
+import { authorPayloads } from './authors.ts';
 
 /**
  * Review queues: named saved filters over stored content. Items are not copied

@@ -5,7 +5,6 @@ import { badRequest, notFound } from '../errors.ts';
 import { newId } from '../lib/ids.ts';
 import { outboundFetch, OutboundError } from '../net/outbound.ts';
 import { exponentialBackoff, type OutboxEvent, type TopicHandler } from '../outbox/outbox.ts';
-import { toAuthorRecord, type AuthorRecord } from './authors.ts';
 
 /**
  * Webhooks: project webhooks subscribe to event types, action webhooks are
@@ -265,21 +264,6 @@ export async function actionWebhooks(db: Queryable, projectId: string, actionIds
 }
 
 // ---------------------------------------------------------------- events
-
-/** Authors as payloads carry them: the full author record, metadata included; by internal id. */
-export async function authorPayloads(db: Queryable, projectId: string, authorIds: readonly string[]): Promise<Map<string, AuthorRecord>> {
-  const byId = new Map<string, AuthorRecord>();
-  const unique = [...new Set(authorIds)];
-  if (unique.length === 0) return byId;
-  const { rows } = await db.query(
-    `SELECT authors.*, authors.recent_flags::text AS recent_flags FROM authors
-     WHERE project_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb))`,
-    [projectId, JSON.stringify(unique)],
-  );
-  const now = Date.now();
-  for (const row of rows) byId.set(row.id as string, toAuthorRecord(row, now));
-  return byId;
-}
 
 export interface EventDraft {
   type: WebhookEventType;
