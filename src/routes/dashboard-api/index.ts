@@ -8,6 +8,7 @@ import { sessionRoutes } from './session.ts';
 import { moderationRoutes } from './moderation.ts';
 import { authorRoutes } from './authors.ts';
 import { settingsRoutes } from './settings.ts';
+import { developerRoutes } from './developers.ts';
 
 export { DASHBOARD_API_PREFIX, type DashboardRouteInfo } from './access.ts';
 
@@ -71,4 +72,5 @@ export async function dashboardApiRoutes(app: FastifyInstance, routes: Dashboard
   await app.register(moderationRoutes);
   await app.register(authorRoutes);
   await app.register(settingsRoutes);
+  await app.register(developerRoutes);
 }
