@@ -5,16 +5,20 @@ import { ToastProvider } from './components/kit/toast.tsx';
 import { SessionProvider, useSession } from './components/session/session.tsx';
 import { Shell } from './components/session/shell.tsx';
 import { match, Redirect, useLocation } from './router.tsx';
+import { ApiKeysPage } from './routes/api-keys.tsx';
 import { AuditPage } from './routes/audit.tsx';
 import { AuthorPage } from './routes/author.tsx';
 import { AuthorsPage } from './routes/authors.tsx';
 import { ChangePasswordPage } from './routes/change-password.tsx';
 import { CustomDataSettingsPage } from './routes/custom-data-settings.tsx';
 import { ItemPage } from './routes/item.tsx';
+import { MembersPage } from './routes/members.tsx';
 import { NotFoundPage } from './routes/not-found.tsx';
 import { QueuePage } from './routes/queue.tsx';
 import { QueuesPage } from './routes/queues.tsx';
 import { SignInPage } from './routes/sign-in.tsx';
+import { WebhookPage } from './routes/webhook.tsx';
+import { WebhooksPage } from './routes/webhooks.tsx';
 
 type Page = (params: Record<string, string>) => ReactNode;
 
@@ -28,6 +32,10 @@ const pages: [string, Page][] = [
   ['/authors/:authorId', (p) => <AuthorPage key={p.authorId} authorId={p.authorId!} />],
   ['/audit', () => <AuditPage />],
   ['/configure/custom-data', () => <CustomDataSettingsPage />],
+  ['/configure/webhooks', () => <WebhooksPage />],
+  ['/configure/webhooks/:webhookId', (p) => <WebhookPage key={p.webhookId} webhookId={p.webhookId!} />],
+  ['/configure/api-keys', () => <ApiKeysPage />],
+  ['/configure/members', () => <MembersPage />],
 ];
 
 function Routes() {

@@ -66,6 +66,9 @@ export function Shell({ children }: { children: ReactNode }) {
             <div className="nav-section">Configure</div>
             <div className="nav-links">
               <NavLink href="/configure/custom-data">Custom data</NavLink>
+              <NavLink href="/configure/webhooks">Webhooks</NavLink>
+              <NavLink href="/configure/api-keys">API keys</NavLink>
+              {can.manageMembers(project.role) && <NavLink href="/configure/members">Members</NavLink>}
             </div>
           </>
         )}
