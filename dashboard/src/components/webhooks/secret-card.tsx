@@ -51,7 +51,7 @@ export function SecretCard({ projectId }: { projectId: string }) {
             id="signing-secret"
             className="input mono"
             readOnly
-            aria-label="Signing secret"
+            aria-label="Current signing secret"
             value={secret ?? '••••••••••••••••••••••••••••••••'}
             style={{ flex: '1 1 380px' }}
             data-testid="signing-secret"
