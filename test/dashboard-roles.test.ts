@@ -203,6 +203,7 @@ describe('dashboard role table: every route × every caller', () => {
         return { method: 'DELETE', path: `${P()}/members/${user.id}` };
       },
     },
+    { method: 'GET', url: '/dashboard/api/projects/:projectId/overview', rule: 'configure', call: async () => ({ method: 'GET', path: `${P()}/overview` }) },
     // Webhooks and API keys (routes/dashboard-api/developers.ts).
     { method: 'GET', url: '/dashboard/api/projects/:projectId/webhooks', rule: 'configure', call: async () => ({ method: 'GET', path: `${P()}/webhooks` }) },
     {

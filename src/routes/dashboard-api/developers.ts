@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { badRequest } from '../../errors.ts';
 import { ProjectParams } from '../../schemas/dashboard.ts';
 import { CreateWebhookBody, UpdateWebhookBody } from '../../schemas/webhooks.ts';
 import { ApiKeyParams, CreateApiKeyBody, DashboardDeliveriesQuery, DeliveryParams, RotateSecretBody, WebhookParams } from '../../schemas/dashboard-developers.ts';
@@ -86,7 +87,9 @@ export async function developerRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get(`${P}/webhooks/:webhookId/deliveries`, { config: { access: 'configure' }, schema: { hide, params: WebhookParams, querystring: DashboardDeliveriesQuery } }, async (request) => {
     const projectId = memberOf(request).projectId;
-    const { limit = 50, before } = request.query;
+    const { before } = request.query;
+    const limit = request.query.limit === undefined ? 50 : Number(request.query.limit);
+    if (limit < 1 || limit > 200) throw badRequest('limit must be from 1 to 200', [{ message: 'out of range', path: '/querystring/limit' }]);
     const log = await listDeliveries(db, projectId, request.params.webhookId, { limit, ...(before !== undefined ? { before } : {}) });
     // Pending jobs are shown only on the first page: they are what happens next, not history.
     const pending = before === undefined ? await pendingDeliveries(db, projectId, request.params.webhookId) : [];

@@ -9,6 +9,7 @@ import { moderationRoutes } from './moderation.ts';
 import { authorRoutes } from './authors.ts';
 import { settingsRoutes } from './settings.ts';
 import { developerRoutes } from './developers.ts';
+import { overviewRoutes } from './overview.ts';
 
 export { DASHBOARD_API_PREFIX, type DashboardRouteInfo } from './access.ts';
 
@@ -73,4 +74,5 @@ export async function dashboardApiRoutes(app: FastifyInstance, routes: Dashboard
   await app.register(authorRoutes);
   await app.register(settingsRoutes);
   await app.register(developerRoutes);
+  await app.register(overviewRoutes);
 }
