@@ -14,6 +14,7 @@ import { CustomDataSettingsPage } from './routes/custom-data-settings.tsx';
 import { ItemPage } from './routes/item.tsx';
 import { MembersPage } from './routes/members.tsx';
 import { NotFoundPage } from './routes/not-found.tsx';
+import { OverviewPage } from './routes/overview.tsx';
 import { QueuePage } from './routes/queue.tsx';
 import { QueuesPage } from './routes/queues.tsx';
 import { SignInPage } from './routes/sign-in.tsx';
@@ -32,6 +33,7 @@ const pages: [string, Page][] = [
   ['/authors/:authorId', (p) => <AuthorPage key={p.authorId} authorId={p.authorId!} />],
   ['/audit', () => <AuditPage />],
   ['/configure/custom-data', () => <CustomDataSettingsPage />],
+  ['/overview', () => <OverviewPage />],
   ['/configure/webhooks', () => <WebhooksPage />],
   ['/configure/webhooks/:webhookId', (p) => <WebhookPage key={p.webhookId} webhookId={p.webhookId!} />],
   ['/configure/api-keys', () => <ApiKeysPage />],

@@ -65,6 +65,7 @@ export function Shell({ children }: { children: ReactNode }) {
           <>
             <div className="nav-section">Configure</div>
             <div className="nav-links">
+              <NavLink href="/overview">Overview</NavLink>
               <NavLink href="/configure/custom-data">Custom data</NavLink>
               <NavLink href="/configure/webhooks">Webhooks</NavLink>
               <NavLink href="/configure/api-keys">API keys</NavLink>
