@@ -67,10 +67,12 @@ describe('browser: overview charts', () => {
     for (const b of verdictBars) perDay.set(b.key, (perDay.get(b.key) ?? 0) + b.value);
     for (const [day, v] of expected) assert.equal(perDay.get(day), v.submissions, `verdicts of ${new Date(day).toISOString()}`);
 
-    // The flagged-share lines have a point per day.
+    // The flagged-share lines have a point per day with submissions (a gap where there were none).
     const line = page.getByTestId('chart-policies').locator('.recharts-line path.recharts-curve').first();
     await line.waitFor();
-    assert.ok(((await line.getAttribute('d')) ?? '').split(/[LC]/).length >= 8, 'a line across the 8 days');
+    const curve = (await line.getAttribute('d')) ?? '';
+    assert.equal(curve.split('M').length - 1, 1, 'one unbroken run: the seeded days are consecutive');
+    assert.equal(curve.split(/[LC]/).length, expected.size, `a point for each of the ${expected.size} days with submissions: ${curve}`);
     // Authors by trust level: the two authors.
     const trust = await page.getByTestId('chart-trust').locator('rect.chart-bar').evaluateAll((rects) => rects.reduce((s, r) => s + Number(r.getAttribute('data-value')), 0));
     assert.equal(trust, 2);

@@ -70,8 +70,9 @@ export function VerdictsChart({ series, bucket }: { series: OverviewPoint[]; buc
 /** Share of the bucket's submissions each policy flagged, in percent. */
 export function PolicyShareChart({ series, bucket, policies }: { series: OverviewPoint[]; bucket: 'hour' | 'day'; policies: string[] }) {
   const data = series.map((p) => {
-    const row: Record<string, number | string> = { t: p.t, label: formatBucket(p.t, bucket) };
-    for (const id of policies) row[id] = p.submissions > 0 ? Math.round(((p.policies[id] ?? 0) / p.submissions) * 1000) / 10 : 0;
+    const row: Record<string, number | string | null> = { t: p.t, label: formatBucket(p.t, bucket) };
+    // No submission, no share: a gap in the line rather than a fall to 0 %.
+    for (const id of policies) row[id] = p.submissions > 0 ? Math.round(((p.policies[id] ?? 0) / p.submissions) * 1000) / 10 : null;
     return row;
   });
   return (
