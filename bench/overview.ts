@@ -10,7 +10,9 @@
  * 200,000 reviews in the audit log and their resolutions. Then it times GET
  * /dashboard/api/projects/:id/overview as the dashboard calls it (signed-in session) for four
  * periods, with and without a channel, and prints p50/p95 and the server's split per part as
- * Markdown (docs/benchmarks.md). BENCH_REQUESTS sets the requests per case.
+ * Markdown (docs/benchmarks.md). BENCH_REQUESTS sets the requests per case. Last, it measures what
+ * the rollup trigger costs an INSERT of a group commit's size (BENCH_WRITE_ROWS items), with the
+ * trigger on and off in turn.
  */
 import { randomBytes } from 'node:crypto';
 import { createTestDatabaseUrl } from '../src/db/testing.ts';
@@ -22,6 +24,9 @@ const CHUNK = Number(process.env.BENCH_CHUNK ?? 1_000_000);
 const AUTHORS = Number(process.env.BENCH_AUTHORS ?? 500_000);
 const REVIEWS = Number(process.env.BENCH_REVIEWS ?? 200_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20);
+const WRITE_ROWS = Number(process.env.BENCH_WRITE_ROWS ?? 20);
+const WRITE_STATEMENTS = Number(process.env.BENCH_WRITE_STATEMENTS ?? 300);
+const WRITE_ROUNDS = 5;
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
@@ -184,6 +189,35 @@ async function main(): Promise<void> {
       const p50 = (part: string) => percentile([...(parts[part] ?? [0])].sort((a, b) => a - b), 50).toFixed(1);
       lines.push(`| ${name} | ${percentile(samples, 50).toFixed(1)} | ${percentile(samples, 95).toFixed(1)} | ${p50('volumes')} | ${p50('queues')} | ${p50('reviews')} | ${p50('trustLevels')} |`);
     }
+    // What the rollup costs the write path: statements of WRITE_ROWS rows (a group commit's size),
+    // alternately with the rollup triggers on and off, WRITE_ROUNDS rounds of WRITE_STATEMENTS each.
+    const insertBatch = (first: number) =>
+      db.query(
+        `INSERT INTO content_items (id, project_id, external_id, channel_id, author_id, conversation_id, meta_type, content_type, recommendation,
+           content, result, flagged, shadow_flagged, flag_probability, severity_score, submitted_at, created_at, updated_at)
+         SELECT 'cnt_write_' || g, $1, 'write-' || g, $2, NULL, NULL, 'message', 'text', CASE WHEN g % 10 = 0 THEN 'review' ELSE 'allow' END,
+           '{"type":"text","text":"a new message"}'::jsonb,
+           CASE WHEN g % 10 = 0 THEN '{"policies":[{"id":"toxicity","type":"classifier","probability":0.9,"flagged":true}]}' ELSE '{"policies":[]}' END,
+           g % 10 = 0, false, 0.5, 0.5, $3::bigint, $3::bigint, $3::bigint
+         FROM generate_series($4::bigint, $4::bigint + $5::bigint - 1) AS g`,
+        [projectId, mainChannel, now - 1, first, WRITE_ROWS],
+      );
+    const costs: Record<'on' | 'off', number[]> = { on: [], off: [] };
+    let next = 1;
+    for (let round = 0; round < WRITE_ROUNDS; round++) {
+      for (const mode of ['off', 'on'] as const) {
+        await db.query(`ALTER TABLE content_items ${mode === 'on' ? 'ENABLE' : 'DISABLE'} TRIGGER content_items_stats`);
+        const t0 = performance.now();
+        for (let i = 0; i < WRITE_STATEMENTS; i++, next += WRITE_ROWS) await insertBatch(next);
+        costs[mode].push(((performance.now() - t0) * 1000) / WRITE_STATEMENTS);
+      }
+    }
+    await db.query('ALTER TABLE content_items ENABLE TRIGGER content_items_stats');
+    const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+    lines.push(
+      '',
+      `Write cost: INSERT statements of ${WRITE_ROWS} items (10 % flagged), ${WRITE_ROUNDS} alternating rounds of ${WRITE_STATEMENTS}: median ${median(costs.off).toFixed(0)} µs per statement without the rollup trigger, ${median(costs.on).toFixed(0)} µs with it (rounds off: ${costs.off.map((c) => c.toFixed(0)).join(', ')}; on: ${costs.on.map((c) => c.toFixed(0)).join(', ')}).`,
+    );
     lines.push('', `Check: the 7-day total of the rollup equals count(*) of the items (${Number(truth.rows[0]!.n).toLocaleString('en-US')}).`);
     console.log(lines.join('\n'));
   } finally {

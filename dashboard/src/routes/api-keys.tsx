@@ -33,7 +33,7 @@ export function ApiKeysPage() {
         }
       />
       {created && (
-        <div className="alert alert-success stack-sm" role="status" data-testid="new-key">
+        <div className="alert alert-success stack-sm" role="status" data-testid="new-key" style={{ marginBottom: 14 }}>
           <strong>Key "{created.apiKey.name}" created. Copy it now: it will not be shown again.</strong>
           <div className="row">
             <input id="new-api-key" className="input mono" readOnly value={created.key} aria-label="New API key" style={{ flex: '1 1 380px' }} onFocus={(e) => e.target.select()} />

@@ -36,7 +36,7 @@ export function MembersPage() {
         }
       />
       {invited && (
-        <div className="alert alert-success stack-sm" role="status" data-testid="one-time-password">
+        <div className="alert alert-success stack-sm" role="status" data-testid="one-time-password" style={{ marginBottom: 14 }}>
           <strong>Account created for {invited.email}. Give them this one-time password; they choose their own at first sign-in. It is not shown again.</strong>
           <div className="row">
             <input id="one-time-password" className="input mono" readOnly value={invited.password} aria-label="One-time password" style={{ flex: '1 1 260px' }} />
@@ -70,7 +70,7 @@ export function MembersPage() {
                       <td>
                         <strong className="break">{m.name || m.email}</strong>
                         {m.name && <div className="small muted break">{m.email}</div>}
-                        {m.id === session?.user.id && <Badge outline>You</Badge>} {m.mustChangePassword && <Badge tone="warning">Has not signed in yet</Badge>}
+                        {m.id === session?.user.id && <Badge outline>You</Badge>} {m.mustChangePassword && <Badge tone="warning">Has not chosen a password yet</Badge>}
                       </td>
                       <td>
                         <Badge tone={m.role === 'admin' ? 'violet' : m.role === 'developer' ? 'info' : 'neutral'}>{ROLE_INFO[m.role].name}</Badge>
