@@ -44,9 +44,11 @@ export async function developerRoutes(fastify: FastifyInstance): Promise<void> {
     const projectId = memberOf(request).projectId;
     const [webhooks, latest] = await Promise.all([
       listWebhooks(db, projectId),
+      // One index probe per webhook (webhook_deliveries_webhook), however long the logs are.
       db.query(
-        `SELECT DISTINCT ON (webhook_id) webhook_id, success, status_code, created_at FROM webhook_deliveries
-         WHERE project_id = $1 ORDER BY webhook_id, id DESC`,
+        `SELECT w.id AS webhook_id, d.success, d.status_code, d.created_at FROM webhooks w
+         CROSS JOIN LATERAL (SELECT success, status_code, created_at FROM webhook_deliveries WHERE webhook_id = w.id ORDER BY id DESC LIMIT 1) d
+         WHERE w.project_id = $1`,
         [projectId],
       ),
     ]);
