@@ -7,13 +7,11 @@ import { listQueues } from '../queues.ts';
  * The figures of the dashboard's overview. Every query is bounded whatever the number of stored
  * items: volumes come from the hourly rollup (migrations/0061), reviews from the audit log by
  * time, trust levels from the authors' trust index, and queue backlogs are counted among the
- * period's newest BACKLOG_SCAN items only, up to BACKLOG_CAP (bench/overview.ts measures them on
- * 10 million items).
+ * period's newest BACKLOG_SCAN items only (bench/overview.ts measures them on 10 million items).
  */
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
-export const BACKLOG_CAP = 10_000;
 /** Queue backlogs look at the period's newest items only, so a queue whose filter matches rarely costs no more than one that matches often. */
 export const BACKLOG_SCAN = 100_000;
 /** Hourly points for at most this long a period (more would be unreadable); days beyond. */
@@ -46,11 +44,10 @@ export interface Overview {
   totals: Omit<OverviewPoint, 't'>;
   series: OverviewPoint[];
   /**
-   * backlog: open items among the period's newest BACKLOG_SCAN items, at most BACKLOG_CAP;
-   * backlogCapped: there are more than BACKLOG_CAP; backlogPartial: the period holds more than
-   * BACKLOG_SCAN items, so older ones were not looked at (the figure is a lower bound).
+   * backlog: open items among the period's newest BACKLOG_SCAN items; backlogPartial: the period
+   * holds more than BACKLOG_SCAN items, so older ones were not looked at (a lower bound).
    */
-  queues: { id: string; name: string; backlog: number; backlogCapped: boolean; backlogPartial: boolean; reviewed: number; medianReviewMs: number | null }[];
+  queues: { id: string; name: string; backlog: number; backlogPartial: boolean; reviewed: number; medianReviewMs: number | null }[];
   review: { decisions: number; medianReviewMs: number | null };
   reviewers: { actor: string; kind: 'user' | 'key'; decisions: number }[];
   actions: { name: string; count: number }[];
@@ -119,40 +116,31 @@ export async function queueFigures(db: Queryable, projectId: string, query: Over
     [projectId, query.from, query.to],
   );
   const reviews = new Map(reviewRows.map((r) => [r.queue_id, r]));
-  // The period's newest items, once for every queue: the scan is bounded whatever the filters.
-  const recentParams = [projectId, query.from, query.to, query.channelId, BACKLOG_SCAN + 1];
-  const recent = `SELECT ci.* FROM content_items ci
-    WHERE ci.project_id = $1 AND ci.created_at >= $2 AND ci.created_at < $3 AND ($4::text IS NULL OR ci.channel_id = $4)
-    ORDER BY ci.created_at DESC, ci.id DESC LIMIT $5`;
-  const [{ rows: sized }, counts] = await Promise.all([
-    db.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 FROM (${recent}) r) c`, recentParams),
-    // In parallel: on PostgreSQL each count has a pool connection of its own.
-    Promise.all(
-      queues.map(async (queue) => {
-        const params = new SqlParams(recentParams);
-        const queueParam = params.add(queue.id);
-        const where = queueFilterSql(queue.filter, params, '$1');
-        const cap = params.add(BACKLOG_CAP + 1);
-        const { rows } = await db.query<{ n: string }>(
-          `SELECT count(*) AS n FROM (
-             SELECT 1 FROM (${recent}) ci
-             WHERE ${where} AND NOT EXISTS (SELECT 1 FROM queue_resolutions r WHERE r.queue_id = ${queueParam} AND r.content_id = ci.id)
-             LIMIT ${cap}) open`,
-          params.values,
-        );
-        return Number(rows[0]!.n);
-      }),
-    ),
-  ]);
-  const partial = Number(sized[0]!.n) > BACKLOG_SCAN;
+  // One bounded scan of the period's newest items counts every queue at once: the cost does not
+  // grow with the number of stored items, nor with how rarely a queue's filter matches.
+  const params = new SqlParams([projectId, query.from, query.to, query.channelId, BACKLOG_SCAN + 1]);
+  const columns = queues.map((queue) => {
+    const queueParam = params.add(queue.id);
+    const where = queueFilterSql(queue.filter, params, '$1');
+    return `count(*) FILTER (WHERE ci.rn <= ${BACKLOG_SCAN} AND ${where} AND NOT EXISTS (SELECT 1 FROM queue_resolutions r WHERE r.queue_id = ${queueParam} AND r.content_id = ci.id))`;
+  });
+  const { rows } = await db.query<Record<string, string>>(
+    `SELECT count(*) AS scanned${columns.map((c, i) => `, ${c} AS q${i}`).join('')}
+     FROM (SELECT newest.*, row_number() OVER () AS rn
+           FROM (SELECT * FROM content_items
+                 WHERE project_id = $1 AND created_at >= $2 AND created_at < $3 AND ($4::text IS NULL OR channel_id = $4)
+                 ORDER BY created_at DESC, id DESC LIMIT $5) newest) ci`,
+    params.values,
+  );
+  const counts = rows[0]!;
+  const partial = Number(counts.scanned) > BACKLOG_SCAN;
   return queues.map((queue, i) => {
-    const backlog = counts[i]!;
     const review = reviews.get(queue.id);
     return {
       id: queue.id,
       name: queue.name,
-      backlog: Math.min(backlog, BACKLOG_CAP),
-      backlogCapped: backlog > BACKLOG_CAP,
+      // The scan reads one item more than it counts (rn ≤ BACKLOG_SCAN), to know whether the period holds more.
+      backlog: Number(counts[`q${i}`]),
       backlogPartial: partial,
       reviewed: review ? Number(review.n) : 0,
       medianReviewMs: review?.median == null ? null : Math.round(Number(review.median)),
