@@ -18,7 +18,7 @@ describe('dashboard API: webhooks, API keys, members', () => {
 
   before(async () => {
     receiver = await startWebhookReceiver();
-    t = await startTestServer({ ALLOW_PRIVATE_OUTBOUND: 'true', OUTBOX_POLL_MS: '50', WEBHOOK_RETRY_BASE_MS: '200', WEBHOOK_RETRY_CAP_MS: '400' });
+    t = await startTestServer({ ALLOW_PRIVATE_OUTBOUND: 'true', OUTBOX_POLL_MS: '50', WEBHOOK_RETRY_BASE_MS: '200', WEBHOOK_RETRY_CAP_MS: '10000' });
     admin = await signIn(t, t.admin.email, t.admin.password);
     const { user } = await createUser(t.server.db, { email: 'dev@example.test', password: 'developer password' });
     await setMembership(t.server.db, user.id, t.projectId, 'developer');
@@ -170,7 +170,8 @@ describe('dashboard API: webhooks, API keys, members', () => {
     await t.request('PUT', '/v1/authors/retry-author', { body: { name: 'B' } });
     await receiver.waitFor((list) => list.length > seen);
     let pending: any[] = [];
-    for (let i = 0; i < 100 && pending.length === 0; i++) {
+    // Retries back off from 200 ms (cap 10 s): the job stays pending long after its first failure.
+    for (let i = 0; i < 250 && pending.length === 0; i++) {
       pending = (await admin.call('GET', `${P()}/webhooks/${id}/deliveries`)).body.pending;
       if (pending.length === 0 || pending[0].attempts === 0) {
         pending = [];
