@@ -97,6 +97,7 @@ describe('dashboard API: overview', () => {
     const flaggedQueue = before.queues.find((q: any) => q.id === queueId);
     const flaggedNow = await t.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM content_items WHERE project_id = $1 AND flagged AND created_at >= $2', [t.projectId, before.period.from]);
     assert.equal(flaggedQueue.backlog, flaggedNow.rows[0]!.n);
+    assert.equal(flaggedQueue.backlogCapped, false);
     assert.equal(flaggedQueue.backlogPartial, false);
     assert.equal(flaggedQueue.medianReviewMs, null);
 

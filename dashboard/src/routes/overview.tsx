@@ -121,8 +121,8 @@ export function OverviewPage() {
                           <td>
                             <Link href={path`/queues/${q.id}`}>{q.name}</Link>
                           </td>
-                          <td style={{ textAlign: 'right' }} className="mono" title={q.backlogPartial ? 'At least this many: counted among the newest 100,000 items of the period' : undefined}>
-                            {q.backlogPartial && '≥ '}
+                          <td style={{ textAlign: 'right' }} className="mono" title={q.backlogPartial || q.backlogCapped ? 'At least this many: counted among the newest 100,000 items of the period, up to 10,000' : undefined}>
+                            {(q.backlogPartial || q.backlogCapped) && '≥ '}
                             {q.backlog.toLocaleString('en')}
                           </td>
                           <td style={{ textAlign: 'right' }} className="mono">
@@ -151,7 +151,7 @@ export function OverviewPage() {
             </Card>
           </div>
           <p className="small muted">
-            Times are UTC. Figures count stored items (doNotStore requests are not stored) when they were first submitted; the queue column counts the items of this period still open in each queue, among the period’s newest 100,000 items (“≥” when the period holds more).
+            Times are UTC. Figures count stored items (doNotStore requests are not stored) when they were first submitted; the queue column counts the items of this period still open in each queue, among the period’s newest 100,000 items and up to 10,000 (“≥” when there may be more).
           </p>
         </div>
       )}

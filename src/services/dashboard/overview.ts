@@ -7,11 +7,13 @@ import { listQueues } from '../queues.ts';
  * The figures of the dashboard's overview. Every query is bounded whatever the number of stored
  * items: volumes come from the hourly rollup (migrations/0061), reviews from the audit log by
  * time, trust levels from the authors' trust index, and queue backlogs are counted among the
- * period's newest BACKLOG_SCAN items only (bench/overview.ts measures them on 10 million items).
+ * period's newest BACKLOG_SCAN items only, up to BACKLOG_CAP (bench/overview.ts measures them on
+ * 10 million items).
  */
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
+export const BACKLOG_CAP = 10_000;
 /** Queue backlogs look at the period's newest items only, so a queue whose filter matches rarely costs no more than one that matches often. */
 export const BACKLOG_SCAN = 100_000;
 /** Hourly points for at most this long a period (more would be unreadable); days beyond. */
@@ -44,10 +46,11 @@ export interface Overview {
   totals: Omit<OverviewPoint, 't'>;
   series: OverviewPoint[];
   /**
-   * backlog: open items among the period's newest BACKLOG_SCAN items; backlogPartial: the period
-   * holds more than BACKLOG_SCAN items, so older ones were not looked at (a lower bound).
+   * backlog: open items among the period's newest BACKLOG_SCAN items, at most BACKLOG_CAP;
+   * backlogCapped: there are more than BACKLOG_CAP; backlogPartial: the period holds more than
+   * BACKLOG_SCAN items, so older ones were not looked at (the figure is a lower bound).
    */
-  queues: { id: string; name: string; backlog: number; backlogPartial: boolean; reviewed: number; medianReviewMs: number | null }[];
+  queues: { id: string; name: string; backlog: number; backlogCapped: boolean; backlogPartial: boolean; reviewed: number; medianReviewMs: number | null }[];
   review: { decisions: number; medianReviewMs: number | null };
   reviewers: { actor: string; kind: 'user' | 'key'; decisions: number }[];
   actions: { name: string; count: number }[];
@@ -106,62 +109,84 @@ export async function volumeSeries(db: Queryable, projectId: string, query: Over
   return [...points.values()];
 }
 
-/** Every queue's open items among the period's newest BACKLOG_SCAN items (reviews are merged in by overview()). */
-export async function queueFigures(db: Queryable, projectId: string, query: OverviewQuery): Promise<Omit<Overview['queues'][number], 'reviewed' | 'medianReviewMs'>[]> {
+export async function queueFigures(db: Queryable, projectId: string, query: OverviewQuery): Promise<Overview['queues']> {
   const queues = await listQueues(db, projectId);
-  // One bounded scan of the period's newest items counts every queue at once: the cost does not
-  // grow with the number of stored items, nor with how rarely a queue's filter matches.
-  const params = new SqlParams([projectId, query.from, query.to, query.channelId, BACKLOG_SCAN + 1]);
-  const columns = queues.map((queue) => {
-    const queueParam = params.add(queue.id);
-    const where = queueFilterSql(queue.filter, params, '$1');
-    return `count(*) FILTER (WHERE ci.rn <= ${BACKLOG_SCAN} AND ${where} AND NOT EXISTS (SELECT 1 FROM queue_resolutions r WHERE r.queue_id = ${queueParam} AND r.content_id = ci.id))`;
-  });
-  const { rows } = await db.query<Record<string, string>>(
-    `SELECT count(*) AS scanned${columns.map((c, i) => `, ${c} AS q${i}`).join('')}
-     FROM (SELECT newest.*, row_number() OVER () AS rn
-           FROM (SELECT * FROM content_items
-                 WHERE project_id = $1 AND created_at >= $2 AND created_at < $3 AND ($4::text IS NULL OR channel_id = $4)
-                 ORDER BY created_at DESC, id DESC LIMIT $5) newest) ci`,
-    params.values,
-  );
-  const counts = rows[0]!;
-  const partial = Number(counts.scanned) > BACKLOG_SCAN;
-  // The scan reads one item more than it counts (rn ≤ BACKLOG_SCAN), to know whether the period holds more.
-  return queues.map((queue, i) => ({ id: queue.id, name: queue.name, backlog: Number(counts[`q${i}`]), backlogPartial: partial }));
-}
-
-/**
- * Decisions of the period from the audit log, read once: the median time to review (item arrival
- * to action or resolution) overall and per queue, the top reviewers and the top actions.
- */
-export async function reviewFigures(db: Queryable, projectId: string, query: OverviewQuery) {
-  const { rows } = await db.query<{ part: string; name: string | null; kind: string | null; n: string; median: number | null }>(
-    `WITH p AS MATERIALIZED (
-       SELECT a.kind, a.queue_id, coalesce(a.action_name, a.action_key, 'unknown') AS action, a.actor_user_id, a.actor_email, a.actor_key_id,
-         CASE WHEN a.kind IN ('action', 'resolve') AND a.item_created_at IS NOT NULL THEN a.created_at - a.item_created_at END AS wait
-       FROM audit_log a
-       WHERE a.project_id = $1 AND a.created_at >= $2 AND a.created_at < $3 AND a.kind IN ('action', 'resolve', 'unresolve', 'trust_level')
-     )
-     SELECT 'overall' AS part, NULL AS name, NULL AS kind, count(wait) AS n, percentile_cont(0.5) WITHIN GROUP (ORDER BY wait) AS median FROM p
-     UNION ALL
-     SELECT 'queue', queue_id, NULL, count(wait), percentile_cont(0.5) WITHIN GROUP (ORDER BY wait) FROM p WHERE queue_id IS NOT NULL GROUP BY queue_id
-     UNION ALL
-     (SELECT 'reviewer', coalesce(p.actor_email, k.name || ' (API key)', p.actor_key_id, 'unknown'), CASE WHEN p.actor_user_id IS NOT NULL THEN 'user' ELSE 'key' END, count(*), NULL
-      FROM p LEFT JOIN api_keys k ON k.id = p.actor_key_id GROUP BY 2, 3 ORDER BY 4 DESC, 2 LIMIT 10)
-     UNION ALL
-     (SELECT 'action', action, NULL, count(*), NULL FROM p WHERE kind = 'action' GROUP BY 2 ORDER BY 4 DESC, 2 LIMIT 10)`,
+  const { rows: reviewRows } = await db.query<{ queue_id: string; n: string; median: number | null }>(
+    `SELECT queue_id, count(*) AS n, percentile_cont(0.5) WITHIN GROUP (ORDER BY created_at - item_created_at) AS median
+     FROM audit_log WHERE project_id = $1 AND created_at >= $2 AND created_at < $3 AND kind IN ('action', 'resolve')
+       AND queue_id IS NOT NULL AND item_created_at IS NOT NULL
+     GROUP BY queue_id`,
     [projectId, query.from, query.to],
   );
-  const median = (m: number | null) => (m == null ? null : Math.round(Number(m)));
-  const overall = rows.find((r) => r.part === 'overall');
-  const byQueue = new Map(rows.filter((r) => r.part === 'queue').map((r) => [r.name!, { reviewed: Number(r.n), medianReviewMs: median(r.median) }]));
-  const ranked = (part: string) => rows.filter((r) => r.part === part).sort((a, b) => Number(b.n) - Number(a.n) || a.name!.localeCompare(b.name!));
+  const reviews = new Map(reviewRows.map((r) => [r.queue_id, r]));
+  // The period's newest items, once for every queue: the scan is bounded whatever the filters.
+  const recentParams = [projectId, query.from, query.to, query.channelId, BACKLOG_SCAN + 1];
+  const recent = `SELECT ci.* FROM content_items ci
+    WHERE ci.project_id = $1 AND ci.created_at >= $2 AND ci.created_at < $3 AND ($4::text IS NULL OR ci.channel_id = $4)
+    ORDER BY ci.created_at DESC, ci.id DESC LIMIT $5`;
+  const [{ rows: sized }, counts] = await Promise.all([
+    db.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 FROM (${recent}) r) c`, recentParams),
+    // In parallel: on PostgreSQL each count has a pool connection of its own.
+    Promise.all(
+      queues.map(async (queue) => {
+        const params = new SqlParams(recentParams);
+        const queueParam = params.add(queue.id);
+        const where = queueFilterSql(queue.filter, params, '$1');
+        const cap = params.add(BACKLOG_CAP + 1);
+        const { rows } = await db.query<{ n: string }>(
+          `SELECT count(*) AS n FROM (
+             SELECT 1 FROM (${recent}) ci
+             WHERE ${where} AND NOT EXISTS (SELECT 1 FROM queue_resolutions r WHERE r.queue_id = ${queueParam} AND r.content_id = ci.id)
+             LIMIT ${cap}) open`,
+          params.values,
+        );
+        return Number(rows[0]!.n);
+      }),
+    ),
+  ]);
+  const partial = Number(sized[0]!.n) > BACKLOG_SCAN;
+  return queues.map((queue, i) => {
+    const backlog = counts[i]!;
+    const review = reviews.get(queue.id);
+    return {
+      id: queue.id,
+      name: queue.name,
+      backlog: Math.min(backlog, BACKLOG_CAP),
+      backlogCapped: backlog > BACKLOG_CAP,
+      backlogPartial: partial,
+      reviewed: review ? Number(review.n) : 0,
+      medianReviewMs: review?.median == null ? null : Math.round(Number(review.median)),
+    };
+  });
+}
+
+export async function reviewFigures(db: Queryable, projectId: string, query: OverviewQuery) {
+  const period = [projectId, query.from, query.to];
+  const [overall, reviewers, actions] = await Promise.all([
+    db.query<{ n: string; median: number | null }>(
+      `SELECT count(*) AS n, percentile_cont(0.5) WITHIN GROUP (ORDER BY created_at - item_created_at) AS median
+       FROM audit_log WHERE project_id = $1 AND created_at >= $2 AND created_at < $3 AND kind IN ('action', 'resolve') AND item_created_at IS NOT NULL`,
+      period,
+    ),
+    db.query<{ actor: string; kind: 'user' | 'key'; n: string }>(
+      `SELECT coalesce(a.actor_email, k.name || ' (API key)', a.actor_key_id, 'unknown') AS actor, CASE WHEN a.actor_user_id IS NOT NULL THEN 'user' ELSE 'key' END AS kind, count(*) AS n
+       FROM audit_log a LEFT JOIN api_keys k ON k.id = a.actor_key_id
+       WHERE a.project_id = $1 AND a.created_at >= $2 AND a.created_at < $3 AND a.kind IN ('action', 'resolve', 'unresolve', 'trust_level')
+       GROUP BY 1, 2 ORDER BY 3 DESC, 1 LIMIT 10`,
+      period,
+    ),
+    db.query<{ name: string; n: string }>(
+      `SELECT coalesce(action_name, action_key, 'unknown') AS name, count(*) AS n FROM audit_log
+       WHERE project_id = $1 AND created_at >= $2 AND created_at < $3 AND kind = 'action'
+       GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
+      period,
+    ),
+  ]);
+  const o = overall.rows[0];
   return {
-    review: { decisions: Number(overall?.n ?? 0), medianReviewMs: median(overall?.median ?? null) },
-    reviewers: ranked('reviewer').map((r) => ({ actor: r.name!, kind: r.kind as 'user' | 'key', decisions: Number(r.n) })),
-    actions: ranked('action').map((r) => ({ name: r.name!, count: Number(r.n) })),
-    byQueue,
+    review: { decisions: Number(o?.n ?? 0), medianReviewMs: o?.median == null ? null : Math.round(Number(o.median)) },
+    reviewers: reviewers.rows.map((r) => ({ actor: r.actor, kind: r.kind, decisions: Number(r.n) })),
+    actions: actions.rows.map((r) => ({ name: r.name, count: Number(r.n) })),
   };
 }
 
@@ -193,7 +218,5 @@ export async function overview(db: Queryable, projectId: string, query: Overview
     for (const [id, n] of Object.entries(p.policies)) totals.policies[id] = (totals.policies[id] ?? 0) + n;
   }
   const { t: _t, ...totalFigures } = totals;
-  const { byQueue, ...reviewParts } = reviews;
-  const queueRows = queues.map((q) => ({ ...q, reviewed: byQueue.get(q.id)?.reviewed ?? 0, medianReviewMs: byQueue.get(q.id)?.medianReviewMs ?? null }));
-  return { period: query, totals: totalFigures, series, queues: queueRows, ...reviewParts, trustLevels: levels, timings };
+  return { period: query, totals: totalFigures, series, queues, ...reviews, trustLevels: levels, timings };
 }

@@ -16,7 +16,7 @@ export interface Overview {
   period: { from: number; to: number; bucket: 'hour' | 'day'; channelId: string | null };
   totals: Omit<OverviewPoint, 't'>;
   series: OverviewPoint[];
-  queues: { id: string; name: string; backlog: number; backlogPartial: boolean; reviewed: number; medianReviewMs: number | null }[];
+  queues: { id: string; name: string; backlog: number; backlogCapped: boolean; backlogPartial: boolean; reviewed: number; medianReviewMs: number | null }[];
   review: { decisions: number; medianReviewMs: number | null };
   reviewers: { actor: string; kind: 'user' | 'key'; decisions: number }[];
   actions: { name: string; count: number }[];
