@@ -12,7 +12,7 @@ import { submissionCommitter, type SubmissionWrite, type SubmissionWritten } fro
 import { outboxHandlers } from './outbox/handlers.ts';
 import { ApiError, ERROR_STATUS, MAX_PATH_PARAM_LENGTH, pathParameterTooLong, tooManyRequests, type ErrorCode, type ErrorIssue } from './errors.ts';
 import { ErrorBodySchema } from './schemas/common.ts';
-import { authenticate, cachedPrincipal, type Principal } from './services/api-keys.ts';
+import { authenticate, cachedPrincipal, KeyUseTracker, type Principal } from './services/api-keys.ts';
 import { healthRoutes } from './routes/health.ts';
 import { moderateRoutes } from './routes/moderate.ts';
 import { channelRoutes } from './routes/channels.ts';
@@ -57,6 +57,8 @@ export interface AppDeps {
   outbox: OutboxDispatcher;
   metrics: Metrics;
   rateLimiter: RateLimiter;
+  /** API keys' last use, noted per request and written every few seconds. */
+  keyUse: KeyUseTracker;
   /** Long texts' analysis off the event loop; null with TEXT_WORKERS=0. */
   textWorkers: { pool: TextWorkerPool; minChars: number } | null;
   /** Images, video, audio and web pages (docs/media.md); its worker pool starts with the first image. */
@@ -117,6 +119,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     },
   });
   deps.rateLimiter = createRateLimiter(config, db, (error) => app.log.warn({ err: error }, 'rate-limit counters unreachable: limiting on this node\'s own counts'));
+  deps.keyUse = new KeyUseTracker(db);
   deps.textWorkers =
     config.textWorkers.size > 0
       ? { pool: new TextWorkerPool({ size: config.textWorkers.size, maxQueue: config.textWorkers.maxQueue }), minChars: config.textWorkers.minChars }
@@ -207,6 +210,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   app.addHook('onReady', async () => {
     deps.outbox.start();
     deps.rateLimiter.start();
+    deps.keyUse.start(KEY_USE_FLUSH_MS, (error) => app.log.warn({ err: error }, 'could not record when API keys were last used'));
     if (config.databaseUrl && db.kind === 'postgres') {
       changeListener = listenForChanges(config.databaseUrl, {
         onChange: dropCachedCopies,
@@ -219,6 +223,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     await deps.submissions.drained();
     await deps.outbox.stop();
     await deps.rateLimiter.stop();
+    await deps.keyUse.stop();
     await deps.textWorkers?.pool.close();
     await deps.media.parts.pool?.close();
     await deps.media.parts.pages?.close?.();
@@ -258,6 +263,8 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   socket.destroy(error);
 }
 
+// "Last used" of API keys is at most this old in the dashboard.
+const KEY_USE_FLUSH_MS = 5_000;
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** A callback hook that answers at once from the key cache, and asks the store only on a miss. */
@@ -274,7 +281,8 @@ function requireApiKey(request: FastifyRequest, reply: FastifyReply, done: (erro
 function admit(request: FastifyRequest, reply: FastifyReply, principal: Principal | null, done: (error?: Error) => void): void {
   if (!principal) return done(new ApiError('UNAUTHORIZED', 'Invalid or revoked API key'));
   request.principal = principal;
-  const { rateLimiter, metrics } = request.server.deps;
+  const { rateLimiter, metrics, keyUse } = request.server.deps;
+  keyUse.note(principal.keyId, Date.now());
   if (rateLimiter.enabled) {
     const decision = rateLimiter.check(principal.keyId, principal.projectId, request.routeOptions.url === MODERATE_ROUTE);
     if (!decision.allowed) {

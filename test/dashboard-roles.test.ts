@@ -4,6 +4,8 @@ import { startTestServer, type TestServer } from './helpers.ts';
 import { signIn, type DashboardClient } from './support/dashboard-client.ts';
 import { createUser, setMembership } from '../src/services/dashboard/users.ts';
 import { bootstrapAdmin } from '../src/services/dashboard/users.ts';
+import { createWebhook } from '../src/services/webhooks.ts';
+import { createApiKey } from '../src/services/api-keys.ts';
 
 /**
  * The role table: every dashboard API route, called by every kind of caller, with the expected
@@ -73,6 +75,21 @@ describe('dashboard role table: every route × every caller', () => {
   };
   const freshQueue = async () => (await t.request('POST', '/v1/queue', { body: { name: unique('Queue') } })).body.queue.id as string;
   const freshAction = async () => (await t.request('POST', '/v1/actions', { body: { name: 'Custom', key: unique('action') } })).body.id as string;
+  /** A disabled project webhook (nothing is sent to it). */
+  const freshWebhook = async () => (await createWebhook(t.server.db, t.projectId, { name: unique('hook'), url: 'https://hooks.example.com/om', enabled: false }, false)).id;
+  /** A logged delivery attempt of a fresh webhook, to redeliver. */
+  const freshDelivery = async () => {
+    const webhookId = await freshWebhook();
+    const eventId = unique('evt');
+    const deliveryId = unique('whd');
+    await t.server.db.query("INSERT INTO webhook_events (id, project_id, type, body, created_at) VALUES ($1, $2, 'AUTHOR_UPDATED', '{}', $3)", [eventId, t.projectId, Date.now()]);
+    await t.server.db.query(
+      `INSERT INTO webhook_deliveries (id, project_id, webhook_id, event_id, event_type, attempt, manual, status_code, success, error, duration_ms, created_at)
+       VALUES ($1, $2, $3, $4, 'AUTHOR_UPDATED', 1, false, 500, false, 'HTTP 500', 3, $5)`,
+      [deliveryId, t.projectId, webhookId, eventId, Date.now()],
+    );
+    return deliveryId;
+  };
 
   before(async () => {
     t = await startTestServer();
@@ -232,6 +249,29 @@ describe('dashboard role table: every route × every caller', () => {
         await setMembership(t.server.db, user.id, t.projectId, 'developer');
         return { method: 'DELETE', path: `${P()}/members/${user.id}` };
       },
+    },
+    { method: 'GET', url: '/dashboard/api/projects/:projectId/overview', rule: 'configure', call: async () => ({ method: 'GET', path: `${P()}/overview` }) },
+    // Webhooks and API keys (routes/dashboard-api/developers.ts).
+    { method: 'GET', url: '/dashboard/api/projects/:projectId/webhooks', rule: 'configure', call: async () => ({ method: 'GET', path: `${P()}/webhooks` }) },
+    {
+      method: 'POST', url: '/dashboard/api/projects/:projectId/webhooks', rule: 'configure',
+      call: async () => ({ method: 'POST', path: `${P()}/webhooks`, body: { name: unique('hook'), url: 'https://hooks.example.com/om', enabled: false } }),
+    },
+    { method: 'PUT', url: '/dashboard/api/projects/:projectId/webhooks/:webhookId', rule: 'configure', call: async () => ({ method: 'PUT', path: `${P()}/webhooks/${await freshWebhook()}`, body: { name: unique('renamed') } }) },
+    { method: 'DELETE', url: '/dashboard/api/projects/:projectId/webhooks/:webhookId', rule: 'configure', call: async () => ({ method: 'DELETE', path: `${P()}/webhooks/${await freshWebhook()}` }) },
+    { method: 'GET', url: '/dashboard/api/projects/:projectId/webhooks/:webhookId/deliveries', rule: 'configure', call: async () => ({ method: 'GET', path: `${P()}/webhooks/${await freshWebhook()}/deliveries` }) },
+    {
+      method: 'POST', url: '/dashboard/api/projects/:projectId/webhook-deliveries/:deliveryId/redeliver', rule: 'configure', okStatus: 202,
+      call: async () => ({ method: 'POST', path: `${P()}/webhook-deliveries/${await freshDelivery()}/redeliver` }),
+    },
+    { method: 'GET', url: '/dashboard/api/projects/:projectId/webhook-secret', rule: 'configure', call: async () => ({ method: 'GET', path: `${P()}/webhook-secret` }) },
+    { method: 'GET', url: '/dashboard/api/projects/:projectId/webhook-secret/status', rule: 'configure', call: async () => ({ method: 'GET', path: `${P()}/webhook-secret/status` }) },
+    { method: 'POST', url: '/dashboard/api/projects/:projectId/webhook-secret/rotate', rule: 'configure', call: async () => ({ method: 'POST', path: `${P()}/webhook-secret/rotate`, body: { confirm: true } }) },
+    { method: 'GET', url: '/dashboard/api/projects/:projectId/api-keys', rule: 'configure', call: async () => ({ method: 'GET', path: `${P()}/api-keys` }) },
+    { method: 'POST', url: '/dashboard/api/projects/:projectId/api-keys', rule: 'configure', okStatus: 201, call: async () => ({ method: 'POST', path: `${P()}/api-keys`, body: { name: unique('key') } }) },
+    {
+      method: 'DELETE', url: '/dashboard/api/projects/:projectId/api-keys/:keyId', rule: 'configure',
+      call: async () => ({ method: 'DELETE', path: `${P()}/api-keys/${(await createApiKey(t.server.db, t.projectId, unique('doomed'))).info.id}` }),
     },
   ];
 

@@ -5,6 +5,7 @@ import { ToastProvider } from './components/kit/toast.tsx';
 import { SessionProvider, useSession } from './components/session/session.tsx';
 import { Shell } from './components/session/shell.tsx';
 import { match, Redirect, useLocation } from './router.tsx';
+import { ApiKeysPage } from './routes/api-keys.tsx';
 import { AuditPage } from './routes/audit.tsx';
 import { AuthorPage } from './routes/author.tsx';
 import { AuthorsPage } from './routes/authors.tsx';
@@ -17,10 +18,14 @@ import { WordlistPage, WordlistsPage } from './routes/wordlists.tsx';
 import { ActionsSettingsPage } from './routes/actions-settings.tsx';
 import { CustomDataSettingsPage } from './routes/custom-data-settings.tsx';
 import { ItemPage } from './routes/item.tsx';
+import { MembersPage } from './routes/members.tsx';
 import { NotFoundPage } from './routes/not-found.tsx';
+import { OverviewPage } from './routes/overview.tsx';
 import { QueuePage } from './routes/queue.tsx';
 import { QueuesPage } from './routes/queues.tsx';
 import { SignInPage } from './routes/sign-in.tsx';
+import { WebhookPage } from './routes/webhook.tsx';
+import { WebhooksPage } from './routes/webhooks.tsx';
 
 type Page = (params: Record<string, string>) => ReactNode;
 
@@ -42,6 +47,11 @@ const pages: [string, Page][] = [
   ['/configure/wordlists', () => <WordlistsPage />],
   ['/configure/wordlists/:wordlistId', (p) => <WordlistPage key={p.wordlistId} wordlistId={p.wordlistId!} />],
   ['/configure/actions', () => <ActionsSettingsPage />],
+  ['/overview', () => <OverviewPage />],
+  ['/configure/webhooks', () => <WebhooksPage />],
+  ['/configure/webhooks/:webhookId', (p) => <WebhookPage key={p.webhookId} webhookId={p.webhookId!} />],
+  ['/configure/api-keys', () => <ApiKeysPage />],
+  ['/configure/members', () => <MembersPage />],
 ];
 
 function Routes() {

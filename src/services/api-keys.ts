@@ -17,6 +17,9 @@ export interface ApiKeyInfo {
   prefix: string;
   createdAt: number;
   revokedAt: number | null;
+  lastUsedAt: number | null;
+  /** The dashboard user who created it (null: CLI or bootstrap). */
+  createdBy: string | null;
 }
 
 export interface Principal {
@@ -48,6 +51,7 @@ export async function createApiKey(
   projectId: string,
   name: string,
   explicitKey?: string,
+  createdBy: string | null = null,
 ): Promise<{ key: string; info: ApiKeyInfo }> {
   const key = explicitKey ?? generateKey();
   const info: ApiKeyInfo = {
@@ -57,10 +61,12 @@ export async function createApiKey(
     prefix: key.slice(0, KEY_PREFIX_LENGTH),
     createdAt: Date.now(),
     revokedAt: null,
+    lastUsedAt: null,
+    createdBy,
   };
   await db.query(
-    'INSERT INTO api_keys (id, project_id, name, prefix, key_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
-    [info.id, projectId, name, info.prefix, hashKey(key), info.createdAt],
+    'INSERT INTO api_keys (id, project_id, name, prefix, key_hash, created_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [info.id, projectId, name, info.prefix, hashKey(key), info.createdAt, createdBy],
   );
   await announceChange(db, 'api_keys', projectId);
   forgetCachedKeys();
@@ -69,7 +75,7 @@ export async function createApiKey(
 
 export async function listApiKeys(db: Queryable, projectId?: string): Promise<ApiKeyInfo[]> {
   const { rows } = await db.query<Record<string, unknown>>(
-    `SELECT id, project_id, name, prefix, created_at, revoked_at FROM api_keys
+    `SELECT id, project_id, name, prefix, created_at, revoked_at, last_used_at, created_by FROM api_keys
      WHERE ($1::text IS NULL OR project_id = $1) ORDER BY created_at, id`,
     [projectId ?? null],
   );
@@ -80,13 +86,17 @@ export async function listApiKeys(db: Queryable, projectId?: string): Promise<Ap
     prefix: r.prefix as string,
     createdAt: r.created_at as number,
     revokedAt: (r.revoked_at as number | null) ?? null,
+    lastUsedAt: r.last_used_at == null ? null : Number(r.last_used_at),
+    createdBy: (r.created_by as string | null) ?? null,
   }));
 }
 
-export async function revokeApiKey(db: Queryable, keyIdOrPrefix: string): Promise<ApiKeyInfo> {
+/** Revokes a key (by id or prefix); `projectId` confines it to one project (the dashboard). */
+export async function revokeApiKey(db: Queryable, keyIdOrPrefix: string, projectId: string | null = null): Promise<ApiKeyInfo> {
   const { rows } = await db.query<{ id: string; project_id: string }>(
-    `UPDATE api_keys SET revoked_at = $2 WHERE (id = $1 OR prefix = $1) AND revoked_at IS NULL RETURNING id, project_id`,
-    [keyIdOrPrefix, Date.now()],
+    `UPDATE api_keys SET revoked_at = $2 WHERE (id = $1 OR prefix = $1) AND revoked_at IS NULL AND ($3::text IS NULL OR project_id = $3)
+     RETURNING id, project_id`,
+    [keyIdOrPrefix, Date.now(), projectId],
   );
   if (rows.length !== 1) throw notFound('Active API key');
   await announceChange(db, 'api_keys', rows[0]!.project_id);
@@ -128,4 +138,44 @@ export async function authenticate(db: Queryable, presentedKey: string): Promise
   if (principal) authCache.set(hash, principal);
   else refusedKeys.set(hash, true);
   return principal;
+}
+
+// ---------------------------------------------------------------- last use
+
+/**
+ * "Last used" without a write per request: the /v1 hot path notes the time in memory, and a
+ * timer (app.ts) writes the notes in one statement every few seconds, and once more at close.
+ */
+export class KeyUseTracker {
+  private readonly pending = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly db: Queryable) {}
+
+  note(keyId: string, now: number): void {
+    this.pending.set(keyId, now);
+  }
+
+  start(intervalMs: number, onError: (error: unknown) => void): void {
+    this.timer ??= setInterval(() => this.flush().catch(onError), intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.flush().catch(() => {});
+  }
+
+  /** Writes the noted times; a time never moves backwards (several nodes write). */
+  async flush(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending].map(([id, at]) => ({ id, at }));
+    this.pending.clear();
+    await this.db.query(
+      `UPDATE api_keys k SET last_used_at = GREATEST(COALESCE(k.last_used_at, 0), u.at)
+       FROM jsonb_to_recordset($1::jsonb) AS u(id text, at bigint) WHERE k.id = u.id`,
+      [JSON.stringify(batch)],
+    );
+  }
 }

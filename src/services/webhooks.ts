@@ -512,3 +512,35 @@ export async function redeliver(db: Database, projectId: string, deliveryId: str
   );
   return { eventId, webhookId };
 }
+
+export interface PendingDelivery {
+  outboxId: string;
+  eventId: string;
+  eventType: string;
+  /** Attempts made so far. */
+  attempts: number;
+  /** When the next attempt is due. */
+  nextAttemptAt: number;
+  lastError: string | null;
+  manual: boolean;
+}
+
+/** Deliveries of the webhook still to be attempted (first attempts and retries), soonest first. */
+export async function pendingDeliveries(db: Queryable, projectId: string, webhookId: string, limit = 100): Promise<PendingDelivery[]> {
+  const { rows } = await db.query(
+    `SELECT o.id, o.payload->>'eventId' AS event_id, e.type, o.attempts, o.available_at, o.last_error, (o.payload->>'manual') = 'true' AS manual
+     FROM outbox o LEFT JOIN webhook_events e ON e.id = o.payload->>'eventId'
+     WHERE o.done_at IS NULL AND o.project_id = $1 AND o.topic = $2 AND o.payload->>'webhookId' = $3
+     ORDER BY o.available_at, o.id LIMIT $4`,
+    [projectId, DELIVER_TOPIC, webhookId, limit],
+  );
+  return rows.map((r) => ({
+    outboxId: String(r.id),
+    eventId: r.event_id as string,
+    eventType: (r.type as string | null) ?? 'unknown',
+    attempts: Number(r.attempts),
+    nextAttemptAt: Number(r.available_at),
+    lastError: (r.last_error as string | null) ?? null,
+    manual: r.manual === true,
+  }));
+}

@@ -4,6 +4,8 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { startHttpsEndpoint } from '../support/https-endpoint.ts';
+import { startWebhookReceiver } from '../support/webhook-receiver.ts';
+import { copyItemAt } from '../support/seed-history.ts';
 import { createQueue, startDashboard, submit } from './harness.ts';
 
 const OUT = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
@@ -170,6 +172,64 @@ try {
   await shot(page, 'config-action-edit');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await page.getByText('Action “Escalate to legal” saved').waitFor();
+  // Configure pages of the admins and developers.
+  const receiver = await startWebhookReceiver();
+  receiver.respond = ({ total }) => (total === 2 ? 503 : 200);
+  try {
+    await page.goto(`${d.test.url}/configure/webhooks`);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const hook = page.getByRole('dialog', { name: 'Add a webhook endpoint' });
+    await hook.getByLabel('Name').fill('Forum moderation sync');
+    await hook.getByLabel('Endpoint URL').fill(`${receiver.url}/om/webhooks`);
+    for (const event of ['QUEUE_ITEM_ACTION', 'AUTHOR_BLOCKED', 'AUTHOR_UPDATED']) await hook.getByLabel(event).check();
+    await hook.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByRole('table', { name: 'Webhook endpoints' }).waitFor();
+    for (const name of ['Marta S.', 'Marta Silva', 'Marta']) await d.test.request('PUT', '/v1/authors/u-4812', { body: { name } });
+    await receiver.waitFor((list) => list.length >= 3);
+    await page.reload();
+    await page.getByRole('button', { name: 'Reveal' }).click();
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    await shot(page, 'webhooks');
+    await page.getByRole('link', { name: 'Deliveries' }).click();
+    await page.getByRole('table', { name: 'Delivery attempts' }).waitFor();
+    await shot(page, 'webhook-deliveries');
+  } finally {
+    await receiver.close();
+  }
+
+  await page.goto(`${d.test.url}/configure/api-keys`);
+  await page.getByRole('button', { name: 'Create API key' }).click();
+  await page.getByLabel('Key name').fill('Forum backend (production)');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.getByLabel('New API key').waitFor();
+  await shot(page, 'api-keys');
+
+  await page.goto(`${d.test.url}/configure/members`);
+  await page.getByRole('button', { name: 'Add member' }).click();
+  const member = page.getByRole('dialog', { name: 'Add a member' });
+  await member.getByLabel('Email').fill('joana@example.com');
+  await member.getByLabel(/^Moderator/).check();
+  await member.getByLabel('Limit to some queues').check();
+  await member.getByLabel('Marketplace').check();
+  await shot(page, 'member-add');
+  await member.getByRole('button', { name: 'Add member' }).click();
+  await page.getByLabel('One-time password').waitFor();
+  await shot(page, 'members');
+
+  // Three weeks of history behind the overview: copies of the stored messages, a varying number per day.
+  const day = 86_400_000;
+  const today = Math.floor(Date.now() / day) * day;
+  for (let back = 1; back <= 20; back++) {
+    for (const [i, [contentId]] of messages.entries()) {
+      const copies = Math.round(6 + 4 * Math.sin(back / 2 + i) + (i % 3) * 2 + (back % 7 === 0 ? 6 : 0));
+      await copyItemAt(d.test.server.db, d.test.projectId, contentId, Array.from({ length: Math.max(0, copies) }, (_, k) => ({ externalId: `hist-${back}-${contentId}-${k}`, at: today - back * day + 3_600_000 * (8 + ((k * 5) % 12)) })));
+    }
+  }
+  await page.goto(`${d.test.url}/overview?period=30d`);
+  await page.getByTestId('chart-submissions').locator('rect.chart-bar:not([data-value="0"])').first().waitFor();
+  await page.setViewportSize({ width: 1280, height: 1500 });
+  await shot(page, 'overview');
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   const phone = await d.signedIn(d.test.admin.email, d.test.admin.password, { width: 390, height: 844 });
   await phone.goto(`${d.test.url}/queues/${queue}/items/msg-1003`);

@@ -10,6 +10,8 @@ import { authorRoutes } from './authors.ts';
 import { settingsRoutes } from './settings.ts';
 import { configureRoutes } from './configure.ts';
 import { playgroundRoutes } from './playground.ts';
+import { developerRoutes } from './developers.ts';
+import { overviewRoutes } from './overview.ts';
 
 export { DASHBOARD_API_PREFIX, type DashboardRouteInfo } from './access.ts';
 
@@ -75,4 +77,6 @@ export async function dashboardApiRoutes(app: FastifyInstance, routes: Dashboard
   await app.register(settingsRoutes);
   await app.register(configureRoutes);
   await app.register(playgroundRoutes);
+  await app.register(developerRoutes);
+  await app.register(overviewRoutes);
 }

@@ -65,12 +65,16 @@ export function Shell({ children }: { children: ReactNode }) {
           <>
             <div className="nav-section">Configure</div>
             <div className="nav-links" aria-label="Configure">
+              <NavLink href="/overview">Overview</NavLink>
               <NavLink href="/configure/channels">Channels & policies</NavLink>
               <NavLink href="/configure/playground">Playground</NavLink>
               <NavLink href="/configure/queues">Queues</NavLink>
               <NavLink href="/configure/wordlists">Wordlists</NavLink>
               <NavLink href="/configure/actions">Actions</NavLink>
               <NavLink href="/configure/custom-data">Custom data</NavLink>
+              <NavLink href="/configure/webhooks">Webhooks</NavLink>
+              <NavLink href="/configure/api-keys">API keys</NavLink>
+              {can.manageMembers(project.role) && <NavLink href="/configure/members">Members</NavLink>}
             </div>
           </>
         )}

@@ -1,0 +1,229 @@
+/**
+ * npm run bench:overview — the dashboard's overview at 10,000,000 stored items in one project.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:overview
+ *
+ * Creates a dedicated database (dropped afterwards), starts the server on it (migrations, the
+ * rollup triggers), then seeds in SQL with generate_series, in chunks of BENCH_CHUNK rows, so the
+ * rollup triggers maintain the figures as the write path does: BENCH_ITEMS items over the last
+ * 90 days in two channels (10 % flagged by one to three policies), 500,000 authors, four queues,
+ * 200,000 reviews in the audit log and their resolutions. Then it times GET
+ * /dashboard/api/projects/:id/overview as the dashboard calls it (signed-in session) for four
+ * periods, with and without a channel, and prints p50/p95 and the server's split per part as
+ * Markdown (docs/benchmarks.md). BENCH_REQUESTS sets the requests per case. Last, it measures what
+ * the rollup trigger costs an INSERT of a group commit's size (BENCH_WRITE_ROWS items), with the
+ * trigger on and off in turn.
+ */
+import { randomBytes } from 'node:crypto';
+import { createTestDatabaseUrl } from '../src/db/testing.ts';
+import { loadConfig } from '../src/config.ts';
+import { startServer } from '../src/server.ts';
+
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000_000);
+const CHUNK = Number(process.env.BENCH_CHUNK ?? 1_000_000);
+const AUTHORS = Number(process.env.BENCH_AUTHORS ?? 500_000);
+const REVIEWS = Number(process.env.BENCH_REVIEWS ?? 200_000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20);
+const WRITE_ROWS = Number(process.env.BENCH_WRITE_ROWS ?? 20);
+const WRITE_STATEMENTS = Number(process.env.BENCH_WRITE_STATEMENTS ?? 300);
+const WRITE_ROUNDS = 5;
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+if (!process.env.DATABASE_URL) {
+  console.error('Set DATABASE_URL to a PostgreSQL server (the bench creates and drops its own database).');
+  process.exit(1);
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
+
+async function main(): Promise<void> {
+  const target = await createTestDatabaseUrl();
+  const password = `bench ${randomBytes(9).toString('base64url')}`;
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    BOOTSTRAP_API_KEY: `bench_${randomBytes(18).toString('base64url')}`,
+    BOOTSTRAP_ADMIN_EMAIL: 'bench@example.test',
+    BOOTSTRAP_ADMIN_PASSWORD: password,
+    DATABASE_URL: target.url!,
+    DATABASE_POOL_SIZE: '10',
+  });
+  const server = await startServer(config);
+  const db = server.db;
+  const projectId = server.bootstrapped!.projectId;
+  try {
+    const now = Math.floor(Date.now() / HOUR) * HOUR;
+    const start = now - 90 * DAY;
+    const { rows: channels } = await db.query<{ id: string }>('SELECT id FROM channels WHERE project_id = $1 AND is_default', [projectId]);
+    const mainChannel = channels[0]!.id;
+    const otherChannel = 'ch_bench_reviews';
+    await db.query(
+      `INSERT INTO channels (id, project_id, key, name, is_default, config, created_at, updated_at)
+       SELECT $2, project_id, 'reviews', 'Product reviews', false, config, created_at, updated_at FROM channels WHERE id = $1`,
+      [mainChannel, otherChannel],
+    );
+    await db.query('SELECT setseed(0.42)');
+
+    let started = performance.now();
+    await db.query(
+      `INSERT INTO authors (id, project_id, external_id, first_seen, last_seen, created_at, updated_at, trust_level)
+       SELECT 'auth_bench_' || g, $1, 'user-' || g, t, t, t, t, (floor(random() * 6) - 1)::smallint
+       FROM (SELECT g, $2::bigint + (random() * ($3::bigint - $2::bigint))::bigint AS t FROM generate_series(1, $4::int) AS g) s`,
+      [projectId, start, now, AUTHORS],
+    );
+    const authorSeconds = seconds(started);
+
+    // Items, chunk by chunk, each its own statement (and so its own trigger run), like the batch writer's.
+    started = performance.now();
+    for (let from = 1; from <= ITEMS; from += CHUNK) {
+      const to = Math.min(ITEMS, from + CHUNK - 1);
+      await db.query(
+        `INSERT INTO content_items (id, project_id, external_id, channel_id, author_id, conversation_id, meta_type, content_type, recommendation,
+           content, modified, metadata, result, flagged, shadow_flagged, flag_probability, severity_score, submitted_at, created_at, updated_at)
+         SELECT 'cnt_bench_' || g, $1, 'item-' || g, CASE WHEN g % 5 = 0 THEN $3::text ELSE $2::text END, 'auth_bench_' || (1 + g % $6::bigint),
+           CASE WHEN g % 20 = 0 THEN 'market' ELSE 'general' END, 'message', 'text',
+           CASE WHEN f THEN (CASE WHEN g % 3 = 0 THEN 'reject' ELSE 'review' END) ELSE 'allow' END,
+           '{"type":"text","text":"a stored message of the benchmark"}'::jsonb, NULL, NULL,
+           CASE WHEN f THEN '{"policies":[{"id":"toxicity","type":"classifier","probability":0.93,"flagged":true},{"id":"spam","type":"classifier","probability":'
+                 || (CASE WHEN g % 2 = 0 THEN '0.81,"flagged":true' ELSE '0.02,"flagged":false' END)
+                 || '},{"id":"personal_information","type":"entity","probability":' || (CASE WHEN g % 7 = 0 THEN '1,"flagged":true' ELSE '0,"flagged":false' END) || '}]}'
+                ELSE '{"policies":[{"id":"toxicity","type":"classifier","probability":0.04,"flagged":false},{"id":"spam","type":"classifier","probability":0.01,"flagged":false}]}' END,
+           f, false, CASE WHEN f THEN 0.93 ELSE 0.04 END, CASE WHEN f THEN 0.8 ELSE 0.05 END, t, t, t
+         FROM (SELECT g, $4::bigint + ((g - 1)::float8 / $5::float8 * ($7::bigint - $4::bigint))::bigint AS t, random() < 0.1 AS f FROM generate_series($8::bigint, $9::bigint) AS g) s`,
+        [projectId, mainChannel, otherChannel, start, ITEMS, AUTHORS, now, from, to],
+      );
+      process.stderr.write(`  ${to.toLocaleString('en-US')} items (${seconds(started)} s)\n`);
+    }
+    const itemSeconds = seconds(started);
+
+    started = performance.now();
+    const queueIds: string[] = [];
+    for (const [name, filter] of [
+      ['Everything', {}],
+      ['Flagged', { flagged: 'FLAGGED' }],
+      ['Marketplace', { conversationIds: ['market'] }],
+      ['Rejected', { recommendationActions: ['reject'] }],
+    ] as const) {
+      const r = await fetch(`${server.url}/v1/queue`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${config.bootstrapApiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name, filter }),
+      });
+      const body = (await r.json()) as { queue?: { id: string } };
+      if (!body.queue) throw new Error(`queue ${name}: ${r.status} ${JSON.stringify(body)}`);
+      queueIds.push(body.queue.id);
+    }
+    // Reviews of flagged items in the "Flagged" queue: an action or a resolution, minutes to hours after submission.
+    await db.query(
+      `WITH picked AS (
+         SELECT g, 'cnt_bench_' || (g * 10 * 7 + 1) AS content_id FROM generate_series(0, $3::int - 1) AS g
+       ), reviewed AS (
+         SELECT p.g, ci.id, ci.external_id, ci.author_id, ci.created_at, ci.created_at + (60000 + random() * 7200000)::bigint AS at
+         FROM picked p JOIN content_items ci ON ci.id = p.content_id
+       ), audit AS (
+         INSERT INTO audit_log (id, project_id, kind, actor_key_id, actor_user_id, actor_email, action_id, action_key, action_name, action_type, queue_id,
+           content_id, content_external_id, author_id, value, comment, item_created_at, created_at)
+         SELECT 'aud_bench_' || r.g, $1, CASE WHEN r.g % 3 = 0 THEN 'resolve' ELSE 'action' END, NULL, 'usr_bench_' || (r.g % 12), 'moderator' || (r.g % 12) || '@example.test',
+           CASE WHEN r.g % 3 = 0 THEN NULL ELSE 'act_' || (r.g % 4) END, CASE WHEN r.g % 3 = 0 THEN NULL ELSE (ARRAY['reject','allow','warn','ban'])[1 + r.g % 4] END,
+           CASE WHEN r.g % 3 = 0 THEN NULL ELSE (ARRAY['Reject','Allow','Warn author','Ban author'])[1 + r.g % 4] END, NULL, $2,
+           r.id, r.external_id, r.author_id, NULL, NULL, r.created_at, r.at
+         FROM reviewed r
+       )
+       INSERT INTO queue_resolutions (queue_id, content_id, project_id, resolved_at, resolved_by, comment)
+       SELECT $2, r.id, $1, r.at, NULL, NULL FROM reviewed r`,
+      [projectId, queueIds[1], REVIEWS],
+    );
+    const reviewSeconds = seconds(started);
+    started = performance.now();
+    // Steady state: autovacuum would have analysed (and, for insert-only tables, vacuumed) them.
+    for (const table of ['content_items', 'authors', 'audit_log', 'queue_resolutions', 'stats_hourly']) await db.query(`VACUUM ANALYZE ${table}`);
+    const vacuumSeconds = seconds(started);
+    const { rows: sizes } = await db.query<{ items: string; rollup: string; rollup_rows: string }>(
+      `SELECT pg_size_pretty(pg_total_relation_size('content_items')) AS items, pg_size_pretty(pg_total_relation_size('stats_hourly')) AS rollup,
+         (SELECT count(*) FROM stats_hourly)::text AS rollup_rows`,
+    );
+
+    const signIn = await fetch(`${server.url}/dashboard/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'bench@example.test', password }),
+    });
+    const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const truth = await db.query<{ n: string }>('SELECT count(*) AS n FROM content_items WHERE project_id = $1 AND created_at >= $2 AND created_at < $3', [projectId, Math.floor((now - 7 * DAY) / DAY) * DAY, now]);
+
+    const cases: [string, string][] = [
+      ['last 24 hours, per hour', `from=${now - DAY}&to=${now}&bucket=hour`],
+      ['last 7 days, per hour', `from=${now - 7 * DAY}&to=${now}&bucket=hour`],
+      ['last 7 days, per day', `from=${now - 7 * DAY}&to=${now}&bucket=day`],
+      ['last 7 days, per day, one channel', `from=${now - 7 * DAY}&to=${now}&bucket=day&channelId=${otherChannel}`],
+      ['last 30 days, per day', `from=${now - 30 * DAY}&to=${now}&bucket=day`],
+      ['last 90 days, per day', `from=${now - 90 * DAY}&to=${now}&bucket=day`],
+    ];
+    const lines = [
+      `Overview of one project with ${ITEMS.toLocaleString('en-US')} stored items (90 days, 2 channels, 10 % flagged), ${AUTHORS.toLocaleString('en-US')} authors, 4 queues, ${REVIEWS.toLocaleString('en-US')} reviews; PostgreSQL 15, ${REQUESTS} sequential requests per case after 3 warm-up.`,
+      `Seeding: authors ${authorSeconds} s, items ${itemSeconds} s (rollup triggers on, chunks of ${CHUNK.toLocaleString('en-US')}), reviews ${reviewSeconds} s, VACUUM ANALYZE ${vacuumSeconds} s. content_items ${sizes[0]!.items}; stats_hourly ${sizes[0]!.rollup} (${sizes[0]!.rollup_rows} rows).`,
+      '',
+      '| period | p50 (ms) | p95 (ms) | volumes p50 | queues p50 | reviews p50 | trust levels p50 |',
+      '|---|---|---|---|---|---|---|',
+    ];
+    for (const [name, query] of cases) {
+      const samples: number[] = [];
+      const parts: Record<string, number[]> = {};
+      for (let i = 0; i < REQUESTS + 3; i++) {
+        const t0 = performance.now();
+        const res = await fetch(`${server.url}/dashboard/api/projects/${projectId}/overview?${query}`, { headers: { cookie } });
+        const body = (await res.json()) as { totals?: { submissions: number }; timings?: Record<string, number> };
+        const elapsed = performance.now() - t0;
+        if (res.status !== 200 || !body.totals) throw new Error(`overview ${query}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+        if (name === 'last 7 days, per day' && body.totals.submissions !== Number(truth.rows[0]!.n)) {
+          throw new Error(`the rollup says ${body.totals.submissions} submissions in 7 days, the items ${truth.rows[0]!.n}`);
+        }
+        if (i < 3) continue;
+        samples.push(elapsed);
+        for (const [part, ms] of Object.entries(body.timings ?? {})) (parts[part] ??= []).push(ms);
+      }
+      samples.sort((a, b) => a - b);
+      const p50 = (part: string) => percentile([...(parts[part] ?? [0])].sort((a, b) => a - b), 50).toFixed(1);
+      lines.push(`| ${name} | ${percentile(samples, 50).toFixed(1)} | ${percentile(samples, 95).toFixed(1)} | ${p50('volumes')} | ${p50('queues')} | ${p50('reviews')} | ${p50('trustLevels')} |`);
+    }
+    // What the rollup costs the write path: statements of WRITE_ROWS rows (a group commit's size),
+    // alternately with the rollup triggers on and off, WRITE_ROUNDS rounds of WRITE_STATEMENTS each.
+    const insertBatch = (first: number) =>
+      db.query(
+        `INSERT INTO content_items (id, project_id, external_id, channel_id, author_id, conversation_id, meta_type, content_type, recommendation,
+           content, result, flagged, shadow_flagged, flag_probability, severity_score, submitted_at, created_at, updated_at)
+         SELECT 'cnt_write_' || g, $1, 'write-' || g, $2, NULL, NULL, 'message', 'text', CASE WHEN g % 10 = 0 THEN 'review' ELSE 'allow' END,
+           '{"type":"text","text":"a new message"}'::jsonb,
+           CASE WHEN g % 10 = 0 THEN '{"policies":[{"id":"toxicity","type":"classifier","probability":0.9,"flagged":true}]}' ELSE '{"policies":[]}' END,
+           g % 10 = 0, false, 0.5, 0.5, $3::bigint, $3::bigint, $3::bigint
+         FROM generate_series($4::bigint, $4::bigint + $5::bigint - 1) AS g`,
+        [projectId, mainChannel, now - 1, first, WRITE_ROWS],
+      );
+    const costs: Record<'on' | 'off', number[]> = { on: [], off: [] };
+    let next = 1;
+    for (let round = 0; round < WRITE_ROUNDS; round++) {
+      for (const mode of ['off', 'on'] as const) {
+        await db.query(`ALTER TABLE content_items ${mode === 'on' ? 'ENABLE' : 'DISABLE'} TRIGGER content_items_stats`);
+        const t0 = performance.now();
+        for (let i = 0; i < WRITE_STATEMENTS; i++, next += WRITE_ROWS) await insertBatch(next);
+        costs[mode].push(((performance.now() - t0) * 1000) / WRITE_STATEMENTS);
+      }
+    }
+    await db.query('ALTER TABLE content_items ENABLE TRIGGER content_items_stats');
+    const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+    lines.push(
+      '',
+      `Write cost: INSERT statements of ${WRITE_ROWS} items (10 % flagged), ${WRITE_ROUNDS} alternating rounds of ${WRITE_STATEMENTS}: median ${median(costs.off).toFixed(0)} µs per statement without the rollup trigger, ${median(costs.on).toFixed(0)} µs with it (rounds off: ${costs.off.map((c) => c.toFixed(0)).join(', ')}; on: ${costs.on.map((c) => c.toFixed(0)).join(', ')}).`,
+    );
+    lines.push('', `Check: the 7-day total of the rollup equals count(*) of the items (${Number(truth.rows[0]!.n).toLocaleString('en-US')}).`);
+    console.log(lines.join('\n'));
+  } finally {
+    await server.close();
+    await target.drop();
+  }
+}
+
+await main();

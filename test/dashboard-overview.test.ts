@@ -1,0 +1,131 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from './helpers.ts';
+import { signIn, type DashboardClient } from './support/dashboard-client.ts';
+import { copyItemAt } from './support/seed-history.ts';
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+
+/** GET /dashboard/api/projects/:projectId/overview: figures from the rollup, checked against the items themselves. */
+describe('dashboard API: overview', () => {
+  let t: TestServer;
+  let admin: DashboardClient;
+  let otherChannel: string;
+  const P = () => `/projects/${t.projectId}`;
+  const moderate = async (contentId: string, text: string, extra: Record<string, unknown> = {}) => {
+    const r = await t.request('POST', '/v1/moderate', { body: { content: { type: 'text', text }, contentId, ...extra } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body;
+  };
+
+  before(async () => {
+    t = await startTestServer();
+    admin = await signIn(t, t.admin.email, t.admin.password);
+    const channel = await t.request('POST', '/v1/channels', { body: { key: 'reviews', name: 'Product reviews' } });
+    assert.ok(channel.status === 200 || channel.status === 201, JSON.stringify(channel.body));
+    otherChannel = channel.body.id ?? channel.body.channel?.id;
+    assert.ok(otherChannel, JSON.stringify(channel.body));
+  });
+  after(() => t.close());
+
+  test('volumes, verdicts and per-policy flags match the stored items, per channel too; resubmissions count once', async () => {
+    const texts = ['you are a complete idiot and a moron', 'have a lovely day', 'I will kill you, you stupid idiot', 'see you tomorrow at the market', 'shut up you worthless idiot'];
+    for (const [i, text] of texts.entries()) await moderate(`ov-${i}`, text, { authorId: `ov-author-${i % 3}` });
+    await moderate('ov-review-0', 'fine product, arrived on time', { channel: 'reviews' });
+    await moderate('ov-review-1', 'this seller is an idiot and a fraud', { channel: 'reviews' });
+    await moderate('ov-0', 'you are a complete idiot and a moron', { authorId: 'ov-author-0' });
+    await moderate('not-stored', 'you idiot', { doNotStore: true });
+
+    const r = await admin.call('GET', `${P()}/overview`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const o = r.body;
+    const truth = await t.server.db.query<any>(
+      `SELECT count(*)::int AS n, count(*) FILTER (WHERE flagged)::int AS flagged,
+         count(*) FILTER (WHERE recommendation = 'allow')::int AS allow, count(*) FILTER (WHERE recommendation = 'review')::int AS review,
+         count(*) FILTER (WHERE recommendation = 'reject')::int AS reject FROM content_items WHERE project_id = $1`,
+      [t.projectId],
+    );
+    const want = truth.rows[0];
+    assert.equal(want.n, 7);
+    assert.deepEqual(
+      { n: o.totals.submissions, flagged: o.totals.flagged, allow: o.totals.allow, review: o.totals.review, reject: o.totals.reject },
+      { n: want.n, flagged: want.flagged, allow: want.allow, review: want.review, reject: want.reject },
+    );
+    assert.ok(want.flagged >= 3, `seed flags some items (${want.flagged})`);
+    const policyTruth = await t.server.db.query<{ id: string; n: number }>(
+      `SELECT p->>'id' AS id, count(*)::int AS n FROM content_items, json_array_elements(result::json->'policies') p
+       WHERE project_id = $1 AND flagged AND p->>'flagged' = 'true' GROUP BY 1`,
+      [t.projectId],
+    );
+    assert.ok(policyTruth.rows.length > 0);
+    assert.deepEqual(o.totals.policies, Object.fromEntries(policyTruth.rows.map((p) => [p.id, p.n])));
+    assert.equal(o.totals.newAuthors, 3);
+    assert.equal(o.period.bucket, 'day');
+    assert.equal(o.series.length, 8, '7 days widened to whole UTC days');
+    assert.equal(o.series.reduce((s: number, p: any) => s + p.submissions, 0), 7);
+    assert.ok(o.channels.some((c: any) => c.id === otherChannel));
+
+    const only = (await admin.call('GET', `${P()}/overview?channelId=${otherChannel}`)).body;
+    assert.equal(only.totals.submissions, 2);
+    const channelFlagged = await t.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM content_items WHERE project_id = $1 AND channel_id = $2 AND flagged', [t.projectId, otherChannel]);
+    assert.equal(only.totals.flagged, channelFlagged.rows[0]!.n);
+  });
+
+  test('hourly points place backdated items in their hour; periods outside them are empty', async () => {
+    const now = Date.now();
+    const hourStart = Math.floor(now / HOUR) * HOUR;
+    await copyItemAt(t.server.db, t.projectId, 'ov-1', [
+      { externalId: 'old-a', at: hourStart - 5 * HOUR + 60_000 },
+      { externalId: 'old-b', at: hourStart - 5 * HOUR + 120_000 },
+      { externalId: 'old-c', at: hourStart - 30 * HOUR },
+    ]);
+    const r = await admin.call('GET', `${P()}/overview?from=${hourStart - 6 * HOUR}&to=${hourStart}&bucket=hour`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const o = r.body;
+    assert.equal(o.series.length, 6);
+    assert.deepEqual(o.series.map((p: any) => p.submissions), [0, 2, 0, 0, 0, 0]);
+    assert.equal(o.series[1].t, hourStart - 5 * HOUR);
+    const older = (await admin.call('GET', `${P()}/overview?from=${hourStart - 2 * DAY}&to=${hourStart - 29 * HOUR}&bucket=hour`)).body;
+    assert.equal(older.totals.submissions, 1);
+  });
+
+  test('backlog, time to review, top reviewers and actions, trust levels', async () => {
+    const queue = await t.request('POST', '/v1/queue', { body: { name: 'Flagged', filter: { flagged: 'FLAGGED' } } });
+    const queueId = queue.body.queue.id;
+    const before = (await admin.call('GET', `${P()}/overview`)).body;
+    const flaggedQueue = before.queues.find((q: any) => q.id === queueId);
+    const flaggedNow = await t.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM content_items WHERE project_id = $1 AND flagged AND created_at >= $2', [t.projectId, before.period.from]);
+    assert.equal(flaggedQueue.backlog, flaggedNow.rows[0]!.n);
+    assert.equal(flaggedQueue.backlogCapped, false);
+    assert.equal(flaggedQueue.backlogPartial, false);
+    assert.equal(flaggedQueue.medianReviewMs, null);
+
+    const done = await admin.call('POST', `${P()}/actions/execute`, { body: { actionId: 'reject', queueId, contentIds: ['ov-2'] } });
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    const resolved = await admin.call('POST', `${P()}/queues/${queueId}/items/ov-4/resolve`, { body: {} });
+    assert.equal(resolved.status, 200, JSON.stringify(resolved.body));
+    const after = (await admin.call('GET', `${P()}/overview`)).body;
+    const q = after.queues.find((x: any) => x.id === queueId);
+    assert.equal(q.backlog, flaggedQueue.backlog - 2);
+    assert.equal(q.reviewed, 2);
+    assert.ok(q.medianReviewMs >= 0);
+    assert.equal(after.review.decisions, 2);
+    assert.deepEqual(after.reviewers[0], { actor: t.admin.email, kind: 'user', decisions: 2 });
+    assert.equal(after.actions[0].count, 1);
+    const levels = Object.fromEntries(after.trustLevels.map((l: any) => [l.name, l.authors]));
+    const authors = await t.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM authors WHERE project_id = $1', [t.projectId]);
+    assert.equal(Object.values(levels).reduce((a: number, b) => a + (b as number), 0), authors.rows[0]!.n);
+    assert.ok(after.timings.volumes >= 0);
+  });
+
+  test('bad periods answer 400 {code, message, issues}', async () => {
+    const now = Date.now();
+    for (const query of [`from=${now}&to=${now - 1}`, `from=0&to=${now}`, `from=${now - 20 * DAY}&to=${now}&bucket=hour`, 'bucket=week', 'channelId=ch_nope', 'from=abc', 'extra=1']) {
+      const r = await admin.call('GET', `${P()}/overview?${query}`);
+      assert.equal(r.status, 400, `${query}: ${JSON.stringify(r.body)}`);
+      assert.equal(r.body.code, 'BAD_REQUEST');
+      assert.ok(r.body.issues.length > 0);
+    }
+  });
+});
