@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startDashboard, watchErrors, type Dashboard } from './harness.ts';
 
-const SPOOFED = 'Log in to your pаypal account to claim free\u200Bmoney';
+// Spoofed but otherwise harmless, so that only the Unicode spoofing policy decides the verdict.
+const SPOOFED = 'Meet me at the pаrk at noon, I will bring the picnic\u200Bbasket';
 
 describe('browser: configuration pages', () => {
   let d: Dashboard;
@@ -34,7 +35,7 @@ describe('browser: configuration pages', () => {
     // Findings are highlighted in place, with the normalized text beside.
     const text = page.getByTestId('playground-text');
     assert.equal(await text.locator('mark[data-word-signals]').count(), 2);
-    assert.equal(await page.getByTestId('playground-normalized').textContent(), 'Log in to your paypal account to claim freemoney');
+    assert.equal(await page.getByTestId('playground-normalized').textContent(), 'Meet me at the park at noon, I will bring the picnicbasket');
     assert.ok((await page.getByTestId('finding').count()) >= 2);
     // Content is text: the raw JSON is one click away and holds the result.
     await page.getByRole('button', { name: 'Show raw JSON' }).click();
