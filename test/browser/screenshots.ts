@@ -190,7 +190,8 @@ try {
     await page.getByRole('button', { name: 'Reveal' }).click();
     await page.getByRole('button', { name: 'Copy' }).waitFor();
     await shot(page, 'webhooks');
-    await page.getByRole('link', { name: 'Deliveries' }).click();
+    // The action's webhook (above) is listed too: open this endpoint's log.
+    await page.getByRole('row').filter({ hasText: 'Forum moderation sync' }).getByRole('link', { name: 'Deliveries' }).click();
     await page.getByRole('table', { name: 'Delivery attempts' }).waitFor();
     await shot(page, 'webhook-deliveries');
   } finally {
