@@ -204,6 +204,14 @@ describe('browser: webhooks, API keys and members', () => {
       return out;
     }, d.test.projectId);
     assert.deepEqual(statuses, [403, 403, 403, 403]);
+
+    // The admin removes the moderator (the kit's confirm dialog): the row goes, and the moderator is refused the project.
+    const queuesStatus = () => mod.evaluate(async (projectId) => (await fetch(`/dashboard/api/projects/${projectId}/queues`)).status, d.test.projectId);
+    assert.equal(await queuesStatus(), 200);
+    await row.getByRole('button', { name: /^Remove/ }).click();
+    await page.getByRole('dialog', { name: 'Remove new.moderator@example.com?' }).getByRole('button', { name: 'Remove member' }).click();
+    await until(async () => ((await row.count()) === 0 ? true : undefined), 'the removed member to leave the list');
+    assert.notEqual(await queuesStatus(), 200);
     void queueId;
   });
 });

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { ApiError, errorMessage } from '../api/client.ts';
 import { createApiKey, revokeApiKey, useApiKeys, type ApiKey } from '../components/api-keys/use-api-keys.ts';
 import { CopyButton } from '../components/kit/copy-button.tsx';
-import { Badge, Button, Card, Dialog, Empty, ErrorNote, Field, Spinner, Time } from '../components/kit/kit.tsx';
+import { Badge, Button, Card, ConfirmDialog, Dialog, Empty, ErrorNote, Field, Spinner, Time } from '../components/kit/kit.tsx';
 import { useToast } from '../components/kit/toast.tsx';
 import { PageHeader } from '../components/session/shell.tsx';
 import { useProject } from '../components/session/session.tsx';
@@ -169,40 +169,12 @@ function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreate
 
 function RevokeKeyDialog({ apiKey, onClose, onRevoked }: { apiKey: ApiKey; onClose: () => void; onRevoked: () => void }) {
   const project = useProject();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const revoke = async () => {
-    setBusy(true);
-    try {
-      await revokeApiKey(project.projectId, apiKey.id);
-      onRevoked();
-    } catch (failure) {
-      setError(errorMessage(failure));
-      setBusy(false);
-    }
-  };
   return (
-    <Dialog
-      title={`Revoke "${apiKey.name}"?`}
-      onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="danger" disabled={busy} onClick={() => void revoke()}>
-            {busy ? 'Revoking…' : 'Revoke key'}
-          </Button>
-        </>
-      }
-    >
-      {error && (
-        <div className="alert alert-error" role="alert">
-          {error}
-        </div>
-      )}
+    <ConfirmDialog title={`Revoke "${apiKey.name}"?`} confirmLabel="Revoke key" busyLabel="Revoking…" onConfirm={() => revokeApiKey(project.projectId, apiKey.id)} onDone={onRevoked} onClose={onClose}>
       <p>
         Every request with the key <code>{apiKey.prefix}…</code> is refused (401) from the moment you confirm, on every node. This cannot be undone: a system still
         using it needs a new key.
       </p>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { ApiError, errorMessage } from '../api/client.ts';
+import { ApiError } from '../api/client.ts';
 import { CopyButton } from '../components/kit/copy-button.tsx';
-import { Badge, Button, Card, Dialog, ErrorNote, Spinner, Time } from '../components/kit/kit.tsx';
+import { Badge, Button, Card, ConfirmDialog, ErrorNote, Spinner, Time } from '../components/kit/kit.tsx';
 import { useToast } from '../components/kit/toast.tsx';
 import { MemberDialog } from '../components/members/member-dialog.tsx';
 import { removeMember, ROLE_INFO, useMembers, type Member } from '../components/members/use-members.ts';
@@ -137,37 +137,9 @@ export function MembersPage() {
 
 function RemoveDialog({ member, onClose, onRemoved }: { member: Member; onClose: () => void; onRemoved: () => void }) {
   const project = useProject();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const remove = async () => {
-    setBusy(true);
-    try {
-      await removeMember(project.projectId, member.id);
-      onRemoved();
-    } catch (failure) {
-      setError(errorMessage(failure));
-      setBusy(false);
-    }
-  };
   return (
-    <Dialog
-      title={`Remove ${member.email}?`}
-      onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="danger" disabled={busy} onClick={() => void remove()}>
-            {busy ? 'Removing…' : 'Remove member'}
-          </Button>
-        </>
-      }
-    >
-      {error && (
-        <div className="alert alert-error" role="alert">
-          {error}
-        </div>
-      )}
+    <ConfirmDialog title={`Remove ${member.email}?`} confirmLabel="Remove member" busyLabel="Removing…" onConfirm={() => removeMember(project.projectId, member.id)} onDone={onRemoved} onClose={onClose}>
       <p>They lose access to this project at once. Their account stays (for other projects), and their past decisions stay in the audit log.</p>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

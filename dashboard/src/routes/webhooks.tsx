@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { ApiError, errorMessage } from '../api/client.ts';
-import { Badge, Button, Card, Dialog, Empty, ErrorNote, Spinner, Time } from '../components/kit/kit.tsx';
+import { ApiError } from '../api/client.ts';
+import { Badge, Button, Card, ConfirmDialog, Empty, ErrorNote, Spinner, Time } from '../components/kit/kit.tsx';
 import { useToast } from '../components/kit/toast.tsx';
 import { PageHeader } from '../components/session/shell.tsx';
 import { useProject } from '../components/session/session.tsx';
@@ -123,37 +123,9 @@ export function WebhooksPage() {
 
 function DeleteWebhookDialog({ webhook, onClose, onDeleted }: { webhook: Webhook; onClose: () => void; onDeleted: () => void }) {
   const project = useProject();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const remove = async () => {
-    setBusy(true);
-    try {
-      await deleteWebhook(project.projectId, webhook.id);
-      onDeleted();
-    } catch (failure) {
-      setError(errorMessage(failure));
-      setBusy(false);
-    }
-  };
   return (
-    <Dialog
-      title={`Delete ${webhook.name}?`}
-      onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="danger" disabled={busy} onClick={() => void remove()}>
-            {busy ? 'Deleting…' : 'Delete endpoint'}
-          </Button>
-        </>
-      }
-    >
-      {error && (
-        <div className="alert alert-error" role="alert">
-          {error}
-        </div>
-      )}
+    <ConfirmDialog title={`Delete ${webhook.name}?`} confirmLabel="Delete endpoint" busyLabel="Deleting…" onConfirm={() => deleteWebhook(project.projectId, webhook.id)} onDone={onDeleted} onClose={onClose}>
       <p>Deliveries still waiting for this endpoint are dropped, and its delivery log goes with it.</p>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

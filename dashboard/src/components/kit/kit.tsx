@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ButtonHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from 'react';
 import { errorMessage } from '../../api/client.ts';
 
 type Variant = 'default' | 'primary' | 'danger' | 'ghost';
@@ -117,6 +117,51 @@ export function Dialog({ title, onClose, children, footer }: { title: string; on
         <div className="dialog-footer">{footer}</div>
       </div>
     </div>
+  );
+}
+
+/** A destructive step asked once more: Cancel or the danger button; a failure is shown in the dialog, which stays open. */
+export function ConfirmDialog({ title, confirmLabel, busyLabel, onConfirm, onDone, onClose, children }: {
+  title: string;
+  confirmLabel: string;
+  busyLabel: string;
+  onConfirm: () => Promise<unknown>;
+  onDone: () => void;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      await onConfirm();
+      onDone();
+    } catch (failure) {
+      setError(errorMessage(failure));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      title={title}
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="danger" disabled={busy} onClick={() => void confirm()}>
+            {busy ? busyLabel : confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      {error && (
+        <div className="alert alert-error" role="alert">
+          {error}
+        </div>
+      )}
+      {children}
+    </Dialog>
   );
 }
 
