@@ -49,6 +49,16 @@ describe('dashboard configuration API: channels, playground, queues, wordlists, 
     assert.equal((await developer.call('GET', `${P()}/channels`)).status, 200);
   });
 
+  test('the catalog lists the labels each policy can return, classifiers included', async () => {
+    const catalog = (await developer.call('GET', `${P()}/config/catalog`)).body;
+    const labelsOf = (id: string) => catalog.policies.find((p: any) => p.id === id).labels;
+    assert.ok(labelsOf('unicode_spoofing').includes('zalgo'));
+    assert.ok(labelsOf('hate').includes('threat') && labelsOf('hate').includes('race'));
+    assert.deepEqual(labelsOf('violence'), ['threat', 'graphic']);
+    assert.ok(labelsOf('personal_information').includes('credit_card'));
+    assert.deepEqual(labelsOf('toxicity'), []);
+  });
+
   test('bad channel input: 400 {code, message, issues} from the /v1 schemas and services, and nothing changes', async () => {
     const before = (await admin.call('GET', `${P()}/channels/default`)).body.channel;
     const cases: unknown[] = [

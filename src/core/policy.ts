@@ -61,6 +61,8 @@ export interface Policy {
   /** Impact weight in [0, 1] used by the severity score. */
   severity: number;
   defaultThreshold: number;
+  /** The label ids this policy may return, for the configuration screens (absent: it returns none, or its labels are listed elsewhere). */
+  labels?: readonly string[];
   evaluate(text: string, settings: PolicySettings, ctx: PolicyContext): FieldResult | Promise<FieldResult>;
   /**
    * Combines per-field `data` for object content (fields in submission order).

@@ -59,12 +59,13 @@ export function fieldFeatures(text: string, ctx: PolicyContext | undefined): Tex
   return features;
 }
 
-function classifier(id: string, severity: number, score: Scorer, defaultThreshold = 0.5): Policy {
+function classifier(id: string, severity: number, score: Scorer, defaultThreshold = 0.5, labels: readonly string[] = []): Policy {
   return {
     id,
     type: 'classifier',
     severity,
     defaultThreshold,
+    ...(labels.length > 0 ? { labels } : {}),
     evaluate(text: string, _settings: PolicySettings, ctx?: PolicyContext): FieldResult {
       const result = score(fieldFeatures(text, ctx), text);
       return { ...result, probability: round(result.probability) };
@@ -128,6 +129,9 @@ const SQL_INJECTION = /('|")\s*(or|and)\s+('|")?\d+('|")?\s*=\s*('|")?\d+|\bunio
 const SCRIPT_INJECTION = /<\s*script\b|<\s*\/\s*script\s*>|\bon(error|load|click|mouseover)\s*=|javascript\s*:|<\s*iframe\b|<\s*img[^>]+src\s*=|\$\{jndi:/i;
 const SHELL_INJECTION = /(;|\|\||&&|\|)\s*(rm\s+-rf|cat\s+\/etc\/passwd|wget\s|curl\s|nc\s+-e|bash\s+-i|sh\s+-c)|\/etc\/(passwd|shadow)|\.\.\/\.\.\/|`[^`]*(rm|curl|wget)[^`]*`/i;
 const PROMPT_INJECTION = /\b(ignore|disregard|forget)\s+(all\s+)?(the\s+)?(previous|prior|above)\s+(instructions|prompts?|rules)\b|\byou\s+are\s+now\s+(dan|in\s+developer\s+mode)\b|\breveal\s+(your|the)\s+system\s+prompt\b/i;
+
+const CODE_ABUSE_LABELS = ['sql_injection', 'script_injection', 'command_injection', 'prompt_injection'] as const;
+const PERSONAL_INFORMATION_LABELS = ['email', 'phone', 'credit_card', 'government_id', 'address', 'ip_address'] as const;
 
 function codeAbuse(f: TextFeatures, text: string): FieldResult {
   const labels: Array<{ id: string; probability: number }> = [];
@@ -208,7 +212,7 @@ export const classifierPolicies: Policy[] = [
     }));
     labels.push({ id: 'threat', probability: round(p * Math.max(threatEvidence(f), violence(f))) });
     return { probability: p, labels };
-  }),
+  }, 0.5, [...IDENTITY_LABELS.map((label) => label.id), 'threat']),
   classifier('sexual', 0.7, (f) => ({ probability: modelProbability('sexual', f) ?? saturate(lex(f, 'sexual') * 0.5 + lex(f, 'prof_sexual') * 0.5) })),
   classifier('flirtation', 0.2, (f) => ({ probability: modelProbability('flirtation', f) ?? saturate(lex(f, 'flirt') * 0.5) })),
   classifier('profanity', 0.3, (f) => ({ probability: profanity(f) })),
@@ -221,7 +225,7 @@ export const classifierPolicies: Policy[] = [
         { id: 'graphic', probability: round(p * saturate(lex(f, 'gore'), 0.7)) },
       ],
     };
-  }),
+  }, 0.5, ['threat', 'graphic']),
   classifier('self_harm', 0.9, (f) => {
     const p = modelProbability('self_harm', f) ?? saturate(lex(f, 'self_harm') * 0.6);
     const firstPerson = f.tokens.some((t) => t === 'i' || t === 'me' || t === 'my' || t === 'myself' || t === "i'm" || t === 'im');
@@ -233,7 +237,7 @@ export const classifierPolicies: Policy[] = [
         { id: 'instructions', probability: round(instructions ? p : p * 0.2) },
       ],
     };
-  }),
+  }, 0.5, ['intent', 'instructions']),
   classifier('spam', 0.3, (f) => ({ probability: modelProbability('spam', f) ?? saturate(lex(f, 'spam') * 0.3 + f.urlCount * 0.5) })),
   classifier('self_promotion', 0.2, (f) => ({ probability: modelProbability('self_promotion', f) ?? saturate(lex(f, 'self_promotion')) })),
   classifier('illicit', 0.8, (f) => ({
@@ -255,6 +259,6 @@ export const classifierPolicies: Policy[] = [
   classifier('crypto', 0.2, (f) => ({ probability: topic(f, 'crypto', 0.2) })),
   classifier('political', 0.1, (f) => ({ probability: modelProbability('political', f) ?? saturate(lex(f, 'political') * 0.6) })),
   classifier('religion', 0.1, (f) => ({ probability: modelProbability('religion', f) ?? saturate(lex(f, 'religion') * 0.6) })),
-  classifier('code_abuse', 0.6, (f, text) => codeAbuse(f, text)),
-  classifier('personal_information', 0.5, (f, text) => personalInformation(f, text)),
+  classifier('code_abuse', 0.6, (f, text) => codeAbuse(f, text), 0.5, CODE_ABUSE_LABELS),
+  classifier('personal_information', 0.5, (f, text) => personalInformation(f, text), 0.5, PERSONAL_INFORMATION_LABELS),
 ];

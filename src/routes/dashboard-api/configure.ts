@@ -62,7 +62,7 @@ export async function configureRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(`${P}/config/catalog`, { config: { access }, schema: { hide, params: ProjectParams } }, async (request) => ({
     policies: policyIds().map((id) => {
       const { policy } = findPolicy(id)!;
-      const labels = id === 'unicode_spoofing' ? [...UNICODE_SIGNALS] : id === 'pii' || id === 'url' ? [...entityNames(id)] : [];
+      const labels = id === 'unicode_spoofing' ? [...UNICODE_SIGNALS] : id === 'pii' || id === 'url' ? [...entityNames(id)] : [...(policy.labels ?? [])];
       return { id, type: policy.type, defaultThreshold: policy.defaultThreshold, labels };
     }),
     wordlistPolicy: { prefix: WORDLIST_POLICY_PREFIX, defaultThreshold: findPolicy(`${WORDLIST_POLICY_PREFIX}x`)!.policy.defaultThreshold },
