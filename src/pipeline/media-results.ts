@@ -8,9 +8,12 @@ import { round } from './text-analysis.ts';
 const LABEL_SEVERITY: Record<string, number> = { nudity: 0.9, suggestive: 0.5, gore: 1, violence: 0.9, weapon: 0.8, drugs: 0.8, hate: 1 };
 const HASH_LIST_SEVERITY = 1;
 
-/** Text found in media (image text, transcripts, page text) as one text field per media field, under its key. */
+/**
+ * Text found in media (image text, transcripts, page text), one text per source under its field's key: joined, a
+ * short insult in a page's image would be scored as a small part of the page's article and could fall below the cut.
+ */
 export function derivedTexts(media: MediaStageResult): Array<{ key: string | null; text: string }> {
-  return media.fields.filter((field) => field.texts.length > 0).map((field) => ({ key: field.key, text: field.texts.map((t) => t.text).join('\n\n') }));
+  return media.fields.flatMap((field) => field.texts.map((t) => ({ key: field.key, text: t.text })));
 }
 
 /**
