@@ -40,6 +40,8 @@ export interface CorpusLoad {
   duplicates: number;
   /** Of those, near-copies whose labels disagreed with the kept message. */
   conflictingDuplicates: number;
+  /** Messages left out because they resemble a line of the sealed test set (see resemblingLines). */
+  resemblingSealed: number;
 }
 
 export const CORPUS_DIR = process.env.OPEN_MODERATION_CORPUS ?? resolve(REPO_ROOT, 'training/corpus');
@@ -62,6 +64,54 @@ export function nearCopyKey(text: string): string {
     .replace(/['’`]/g, '')
     .replace(/[^\p{L}\p{Extended_Pictographic}]+/gu, ' ')
     .trim();
+}
+
+const wordsOf = (text: string) => new Set(nearCopyKey(text).split(' ').filter((word) => word.length > 1));
+
+/** Shared words over all words of the two messages (Jaccard). */
+function overlap(a: Set<string>, b: Set<string>): number {
+  let shared = 0;
+  for (const word of a) if (b.has(word)) shared++;
+  return shared / (a.size + b.size - shared);
+}
+
+/** Messages whose words are this close to a sealed line's are dropped from training. */
+export const RESEMBLANCE = 0.6;
+
+/**
+ * Indices of the messages that resemble one of `reference` (the sealed test set's texts): the same near-copy key,
+ * or at least four words with RESEMBLANCE of their words shared. Writers never read the sealed set, yet a short
+ * common message ("see you tomorrow!") can be written twice; training on it would score the sealed set on seen text.
+ */
+export function resemblingLines(texts: readonly string[], reference: readonly string[]): Set<number> {
+  const referenceKeys = new Set(reference.map(nearCopyKey));
+  const referenceWords = reference.map(wordsOf).filter((words) => words.size >= 4);
+  const byWord = new Map<string, number[]>();
+  referenceWords.forEach((words, index) => {
+    for (const word of words) {
+      const list = byWord.get(word);
+      if (list) list.push(index);
+      else byWord.set(word, [index]);
+    }
+  });
+  const found = new Set<number>();
+  texts.forEach((text, index) => {
+    if (referenceKeys.has(nearCopyKey(text))) {
+      found.add(index);
+      return;
+    }
+    const words = wordsOf(text);
+    if (words.size < 4) return;
+    const candidates = new Set<number>();
+    for (const word of words) for (const candidate of byWord.get(word) ?? []) candidates.add(candidate);
+    for (const candidate of candidates) {
+      if (overlap(words, referenceWords[candidate]!) >= RESEMBLANCE) {
+        found.add(index);
+        return;
+      }
+    }
+  });
+  return found;
 }
 
 /** One fifth of the messages, by the SHA-256 of their near-copy key, are dev. */
@@ -140,7 +190,7 @@ export function readSnapshot(): CorpusSnapshot | null {
   return existsSync(CORPUS_SNAPSHOT_FILE) ? (JSON.parse(readFileSync(CORPUS_SNAPSHOT_FILE, 'utf8')) as CorpusSnapshot) : null;
 }
 
-export function loadCorpus(directory: string = CORPUS_DIR, snapshot: CorpusSnapshot | null = null): CorpusLoad {
+export function loadCorpus(directory: string = CORPUS_DIR, snapshot: CorpusSnapshot | null = null, sealedTexts: readonly string[] = []): CorpusLoad {
   const files = snapshot ? Object.keys(snapshot).sort().map((file) => resolve(directory, file)) : jsonlFiles(directory);
   const rejected: Record<string, number> = {};
   const reject = (reason: string) => (rejected[reason] = (rejected[reason] ?? 0) + 1);
@@ -192,7 +242,31 @@ export function loadCorpus(directory: string = CORPUS_DIR, snapshot: CorpusSnaps
       messages.push(message);
     });
   }
-  return { messages, files: files.length, lines, rejected, duplicates, conflictingDuplicates };
+  const resembling = resemblingLines(
+    messages.map((m) => m.text),
+    sealedTexts,
+  );
+  const kept = resembling.size === 0 ? messages : messages.filter((_, index) => !resembling.has(index));
+  return { messages: kept, files: files.length, lines, rejected, duplicates, conflictingDuplicates, resemblingSealed: resembling.size };
+}
+
+const SEALED_DIR = process.env.OPEN_MODERATION_SEALED ?? resolve(REPO_ROOT, 'evaluation/sealed');
+
+/** The sealed set's texts, only to leave resembling corpus lines out of training; nothing of them is printed. */
+export function sealedTexts(directory: string = SEALED_DIR): string[] {
+  if (!existsSync(directory)) return [];
+  const texts: string[] = [];
+  for (const path of jsonlFiles(directory)) {
+    for (const raw of readFileSync(path, 'utf8').split('\n')) {
+      try {
+        const text = (JSON.parse(raw) as { text?: unknown }).text;
+        if (typeof text === 'string') texts.push(text);
+      } catch {
+        // malformed or empty lines: the evaluation counts them; here they resemble nothing
+      }
+    }
+  }
+  return texts;
 }
 
 let cached: CorpusLoad | null = null;
@@ -201,7 +275,7 @@ let cached: CorpusLoad | null = null;
  * one (OPEN_MODERATION_CORPUS_ALL=1, for dev runs, reads every line instead).
  */
 export function corpus(): CorpusLoad {
-  return (cached ??= loadCorpus(CORPUS_DIR, process.env.OPEN_MODERATION_CORPUS_ALL === '1' ? null : readSnapshot()));
+  return (cached ??= loadCorpus(CORPUS_DIR, process.env.OPEN_MODERATION_CORPUS_ALL === '1' ? null : readSnapshot(), sealedTexts()));
 }
 
 /** One line for training logs and the manifest. */
@@ -211,5 +285,5 @@ export function describeCorpus(load: CorpusLoad): string {
     .map(([reason, n]) => `${reason}: ${n}`)
     .join(', ');
   const dev = load.messages.filter((m) => m.split === 'dev').length;
-  return `${load.files} files, ${load.lines} lines; ${Object.values(load.rejected).reduce((a, b) => a + b, 0)} rejected${bad ? ` (${bad})` : ''}; ${load.duplicates} near-copies dropped (${load.conflictingDuplicates} with other labels); ${load.messages.length} messages (${load.messages.length - dev} train, ${dev} dev)`;
+  return `${load.files} files, ${load.lines} lines; ${Object.values(load.rejected).reduce((a, b) => a + b, 0)} rejected${bad ? ` (${bad})` : ''}; ${load.duplicates} near-copies dropped (${load.conflictingDuplicates} with other labels); ${load.resemblingSealed} resembling the sealed set left out; ${load.messages.length} messages (${load.messages.length - dev} train, ${dev} dev)`;
 }

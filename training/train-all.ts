@@ -353,11 +353,14 @@ export function buildSpecs(): ModelSpec[] {
   const davNeitherWithLink: Source = { name: 'davidson:neither (with a link)', texts: davNeither.texts.filter(hasLink) };
   const useCorpus = ISSUE27 && process.env.OPEN_MODERATION_NO_CORPUS !== '1';
   const corpusFor = (policy: CorpusPolicy) => (useCorpus ? corpusSources(policy) : { positives: [], negatives: [] });
+  // Issue #27 round 3: the corpus's spam and look-alikes outweighed the SMS rows, and SMS spam F1 at 0.5 fell below issue
+  // #4's 0.95. The SMS rows weighed three times: 5-fold SMS CV (training/dev-spam-cv.ts) F1 0.9217 → 0.9389.
+  const smsWeight = 3;
   const spamSources = (sms: Example[], yt: Example[] = ytTrain): Pick<ModelSpec, 'positives' | 'negatives'> => ({
-    positives: [{ name: 'sms:spam', texts: texts(sms, (e) => e.label === 1) }, { name: 'youtube:spam(4 videos)', texts: texts(yt, (e) => e.label === 1) }, spamOwn, ...corpusFor('spam').positives],
+    positives: [{ name: 'sms:spam', texts: texts(sms, (e) => e.label === 1), weight: smsWeight }, { name: 'youtube:spam(4 videos)', texts: texts(yt, (e) => e.label === 1) }, spamOwn, ...corpusFor('spam').positives],
     negatives: [
       ...corpusFor('spam').negatives,
-      { name: 'sms:ham', texts: texts(sms, (e) => e.label === 0) },
+      { name: 'sms:ham', texts: texts(sms, (e) => e.label === 0), weight: smsWeight },
       { name: 'youtube:ham(4 videos)', texts: texts(yt, (e) => e.label === 0) },
       neutral,
       { name: 'own:sms_ham', texts: own('sms_ham') },
@@ -397,12 +400,12 @@ export function buildSpecs(): ModelSpec[] {
   const specs: ModelSpec[] = [
     {
       name: 'toxicity_severe',
-      // Decision cuts (issue #27, every corpus model): the lowest cut that leaves 94 % of the policy's benign dev messages
+      // Decision cuts (issue #27, every corpus model): the lowest cut that leaves 96 % of the policy's benign dev messages
       // alone, counting its own look-alikes and all benign messages half each, for the models trained without the corpus's
-      // dev split (training/dev-corpus.ts --target 0.94, "mixed cut", on the 40,705-line corpus). Round 1's cuts at 0.9
-      // caught 89.9 % of the sealed set's harm but left only 90.1 % of its benign judgements alone (issue: 85 % / 95 %);
-      // decision round 2 moved them (docs/evaluation-classifiers.md).
-      decisionCut: 0.467,
+      // dev split (training/dev-corpus.ts --target 0.96, "mixed cut", on the 53,254-message corpus). Round 2's cuts at
+      // 0.94 caught 85.5 % of the sealed set's harm but left only 92.8 % of its benign judgements alone (issue: 85 % /
+      // 95 %); decision round 3 moved them (docs/evaluation-classifiers.md).
+      decisionCut: 0.407,
       embeddings: true,
       seed: 114,
       // Issue #27: severe abuse as the corpus defines it (threats of serious harm, telling someone to kill themselves,
@@ -415,14 +418,14 @@ export function buildSpecs(): ModelSpec[] {
       // Round 10: the hand-written identity-benign lines weigh 2 here, not 4 as for hate: with round 10's anger, grief and
       // debate lines about groups at 4, toxicity trained without ToxiGen ranked it worse (training/dev-transfer.ts 0.826 → 0.808; 0.821 at 2).
       name: 'toxicity',
-      decisionCut: 0.499,
+      decisionCut: 0.614,
       seed: 101,
       positives: [davHate, davOffensive, olidOff, { ...hatEvalHate, weight: 0.5 }, { ...harassment, weight: 3 }, identityHate, toxHate, hateOwn],
       negatives: [everyday, chatHam, davNeither, olidNot, hatEvalNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 2 }, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, selfHarm, sexual, { ...generalTweets, weight: 0.5 }],
     },
     {
       name: 'hate',
-      decisionCut: 0.335,
+      decisionCut: 0.468,
       embeddings: true,
       seed: 102,
       positives: [{ ...davHate, weight: 2 }, { ...hatEvalHate, weight: 0.2 }, toxHate, identityHate, hateOwn, ...(obfuscation ? [obfuscatedHate] : [])],
@@ -445,7 +448,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'sexual',
-      decisionCut: 0.297,
+      decisionCut: 0.442,
       embeddings: true,
       seed: 103,
       positives: [{ ...sexual, weight: 2 }],
@@ -456,7 +459,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'violence',
-      decisionCut: 0.45,
+      decisionCut: 0.383,
       embeddings: true,
       seed: 104,
       positives: [violence, violentHate, violentTweets],
@@ -466,7 +469,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'self_harm',
-      decisionCut: 0.477,
+      decisionCut: 0.708,
       embeddings: true,
       seed: 105,
       positives: [selfHarm],
@@ -475,14 +478,14 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'flirtation',
-      decisionCut: 0.264,
+      decisionCut: 0.508,
       seed: 106,
       positives: [flirtation],
       negatives: [everyday, chatHam, paragraphs, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, { ...sexual, weight: 0.5 }, violence, harassment, davNeither, generalTweets],
     },
     {
       name: 'spam',
-      decisionCut: 0.223,
+      decisionCut: 0.336,
       embeddings: true,
       seed: 107,
       // Round 12: NBSVM-style scaling (5-fold CV F1 0.9628 → 0.9653, AUC 0.9943 → 0.9948, AP 0.9834 → 0.9861; power 0.5
@@ -493,7 +496,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'self_promotion',
-      decisionCut: 0.518,
+      decisionCut: 0.68,
       seed: 108,
       positives: [{ name: 'youtube:spam(4 videos)', texts: texts(ytTrain, (e) => e.label === 1) }, selfPromotion],
       negatives: [{ name: 'youtube:ham(4 videos)', texts: texts(ytTrain, (e) => e.label === 0) }, { name: 'sms:all', texts: every(smsTrain, 2).map((e) => e.text) }, neutral, { ...generalTweets, texts: every(generalTweets.texts, 3) }, davNeitherWithLink],

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { corpusSplitOf, loadCorpus, nearCopyKey } from '../../../training/corpus.ts';
+import { corpusSplitOf, loadCorpus, nearCopyKey, resemblingLines } from '../../../training/corpus.ts';
 import { pythonStringList } from '../../../training/public-sets.ts';
 
 const line = (fields: Record<string, unknown>) => JSON.stringify({ lang: 'en', platform: 'chat', kind: 'harmful', topic: 't', labels: ['violence'], ...fields });
@@ -63,4 +63,29 @@ test('the corpus loader skips and counts bad lines, drops near-copies and splits
 
 test('C-SSRS posts are read from their Python list literal', () => {
   assert.deepEqual(pythonStringList(`['first post', "it's the second", 'a \\'quoted\\' word\\nand a line']`), ['first post', "it's the second", "a 'quoted' word\nand a line"]);
+});
+
+test('corpus lines resembling a sealed line are found: the same key, or most words shared', () => {
+  const sealed = ['See you at the station at 6, bring the tickets please', 'gg ez'];
+  const corpusTexts = [
+    'see you at the STATION at 7!! bring the tickets please', // same key once digits go
+    'See you at the station, bring the tickets please', // most words shared
+    'I will bring the tickets to the station tomorrow morning before work', // some words shared, not most
+    'GG EZ', // a short sealed line is matched only by its key
+    'gg ez noob',
+  ];
+  assert.deepEqual([...resemblingLines(corpusTexts, sealed)].sort(), [0, 1, 3]);
+  assert.equal(resemblingLines(corpusTexts, []).size, 0);
+});
+
+test('the loader leaves out lines resembling the texts it is given and counts them', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'om-corpus-sealed-'));
+  try {
+    writeFileSync(join(directory, 'a.jsonl'), [line({ text: 'meet me behind the gym after class, you are done' }), line({ text: 'nice shot, see you next round' })].join('\n') + '\n');
+    const load = loadCorpus(directory, null, ['Meet me behind the gym after class. You are so done']);
+    assert.equal(load.resemblingSealed, 1);
+    assert.deepEqual(load.messages.map((m) => m.text), ['nice shot, see you next round']);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
 });
