@@ -96,7 +96,9 @@ describe('browser: the recommendation rule builder', () => {
     assert.ok(!(await moderate('member')).recommendation.reason_codes.includes('rule_match'));
     let verdict = await playground(page, 'newbie');
     await verdict.getByText('reject', { exact: true }).waitFor();
-    assert.deepEqual(await page.getByRole('list', { name: 'Reason codes' }).locator('li').allTextContents(), ['rule_match']);
+    const reasons = await page.getByRole('list', { name: 'Reason codes' }).locator('li').allTextContents();
+    assert.equal(reasons.length, 1);
+    assert.match(reasons[0]!, /rule_match$/);
 
     // Dry run: callers are answered allow, the playground still shows the rule's verdict.
     await openDefaultChannel(page);
