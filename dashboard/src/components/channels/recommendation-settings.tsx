@@ -96,7 +96,7 @@ function RuleEditor({ rule, index, count, fields, choices, issues, onChange, onM
             <textarea
               id={id}
               className="textarea mono"
-              rows={6}
+              rows={Math.min(16, Math.max(6, text.split('\n').length))}
               value={text}
               onChange={(e) => {
                 setText(e.target.value);

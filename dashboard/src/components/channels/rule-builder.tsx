@@ -192,21 +192,20 @@ function EntryRow({ properties, entry, choices, onChange }: { properties: EntryP
 }
 
 function EntriesControl({ field, value, choices, onChange, onEmpty }: { field: Extract<ConditionField, { kind: 'entries' }>; value: Entry[]; choices: ChoiceLists; onChange: (v: Entry[]) => void; onEmpty: () => void }) {
-  const singular = field.title.replace(/s$/, '').toLowerCase();
   return (
     <div className="stack-sm">
       {value.map((entry, i) => (
         <div key={i} className="row" data-testid="condition-entry" style={{ alignItems: 'flex-end' }}>
           <EntryRow properties={field.properties} entry={entry} choices={choices} onChange={(e) => onChange(value.map((x, j) => (j === i ? e : x)))} />
-          <Button size="sm" aria-label={`Remove ${singular} ${i + 1}`} onClick={() => (value.length === 1 ? onEmpty() : onChange(value.filter((_, j) => j !== i)))}>
+          <Button size="sm" aria-label={`Remove entry ${i + 1} of ${field.title}`} onClick={() => (value.length === 1 ? onEmpty() : onChange(value.filter((_, j) => j !== i)))}>
             ✕
           </Button>
         </div>
       ))}
       {value.length < field.maxItems && (
         <div>
-          <Button size="sm" variant="ghost" onClick={() => onChange([...value, newEntry(field.properties, choices)])}>
-            + another {singular}
+          <Button size="sm" variant="ghost" aria-label={`Add an entry to ${field.title}`} onClick={() => onChange([...value, newEntry(field.properties, choices)])}>
+            + another
           </Button>
         </div>
       )}
