@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { startDashboard, watchErrors, type Dashboard } from './harness.ts';
+import { UNICODE_SIGNALS } from '../../src/core/unicode/types.ts';
 
 // The spam policy flags it; on its own severity only sends it to review.
 const SPAM = 'Congratulations! You won a free iPhone, claim your prize now at http://prize.example';
@@ -36,6 +37,14 @@ describe('browser: the recommendation rule builder', () => {
     return verdict;
   }
 
+  /** The rule's conditions as its JSON view shows them; back to the form after. */
+  async function whenOf(rule: Locator) {
+    await rule.getByRole('button', { name: 'JSON', exact: true }).click();
+    const when = JSON.parse(await rule.getByRole('textbox', { name: /conditions \(JSON\)/ }).inputValue());
+    await rule.getByRole('button', { name: 'Form', exact: true }).click();
+    return when;
+  }
+
   test('"spam flagged and trust level at most 0 → reject" built with the form: saved, shown again after a reload, applied by /v1/moderate, the playground and dry run', async () => {
     assert.deepEqual((await moderate('newbie')).recommendation, { action: 'review', reason_codes: ['severity_review'] }, 'before: severity decides');
 
@@ -64,6 +73,15 @@ describe('browser: the recommendation rule builder', () => {
     await rule.getByRole('button', { name: 'Form', exact: true }).click();
     assert.equal(await policies.getByLabel('Policy', { exact: true }).inputValue(), 'spam');
     assert.equal(await trust.getByLabel('At most').inputValue(), '0');
+
+    // A label is chosen from the labels of the chosen policy, as the catalog lists them.
+    await rule.getByLabel('Add a condition to rule 1').selectOption({ label: 'Labels' });
+    const labels = rule.locator('[data-condition="labels"]');
+    await labels.getByLabel('Policy', { exact: true }).selectOption('unicode_spoofing');
+    assert.deepEqual((await labels.getByLabel('Label', { exact: true }).locator('option').allTextContents()).sort(), [...UNICODE_SIGNALS].sort());
+    await labels.getByLabel('Label', { exact: true }).selectOption('zalgo');
+    assert.deepEqual((await whenOf(rule)).labels, [{ policy: 'unicode_spoofing', label: 'zalgo' }]);
+    await rule.getByLabel('Remove condition Labels from rule 1').click();
 
     // A condition left empty: the server's issue is shown beside it, and nothing is saved.
     await rule.getByLabel('Add a condition to rule 1').selectOption({ label: 'Languages' });

@@ -150,7 +150,18 @@ function NamesControl({ field, value, onChange }: { field: Extract<ConditionFiel
 
 function EntryRow({ properties, entry, choices, onChange }: { properties: EntryProperty[]; entry: Entry; choices: ChoiceLists; onChange: (e: Entry) => void }) {
   const control = (p: EntryProperty, id: string): ReactNode => {
-    const set = (v: unknown) => onChange(without(entry, p.key, v));
+    const set = (v: unknown) => {
+      let next = without(entry, p.key, v);
+      // A label belongs to a policy: when the policy changes, a label it does not report moves to its first one.
+      if (p.kind === 'string' && p.choicesFrom === 'policy') {
+        for (const q of properties) {
+          if (q.kind !== 'string' || q.choicesFrom !== 'label') continue;
+          const labels = choices.labelsOf(typeof v === 'string' ? v : undefined);
+          if (labels.length > 0 && !labels.some((l) => l.value === next[q.key])) next = without(next, q.key, labels[0]!.value);
+        }
+      }
+      onChange(next);
+    };
     const current = entry[p.key];
     if (p.kind === 'string') {
       const list = p.choicesFrom === 'policy' ? choices.policy : p.choicesFrom === 'label' ? choices.labelsOf(typeof entry.policy === 'string' ? entry.policy : undefined) : null;
