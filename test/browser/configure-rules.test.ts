@@ -90,6 +90,10 @@ describe('browser: the recommendation rule builder', () => {
     await languageIssues.waitFor();
     assert.match((await languageIssues.textContent())!, /fewer than 1 items/);
     assert.deepEqual((await d.test.request('GET', '/v1/channels/default')).body.rules, []);
+    // Languages are typed freely.
+    await rule.locator('[data-condition="languages"]').getByLabel('Languages, separated by commas').fill('en, fr');
+    assert.deepEqual((await whenOf(rule)).languages, ['en', 'fr']);
+    assert.equal(await rule.locator('[data-condition="languages"]').getByLabel('Languages, separated by commas').inputValue(), 'en, fr');
     await rule.getByLabel('Remove condition Languages from rule 1').click();
 
     await page.getByRole('button', { name: 'Save changes' }).first().click();

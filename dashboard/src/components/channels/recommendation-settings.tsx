@@ -33,8 +33,11 @@ function RuleEditor({ rule, index, count, fields, choices, issues, onChange, onM
   const unknownKeys = Object.keys(rule.when).filter((k) => !fields.some((f) => f.key === k));
   // A rule the form cannot show in full (a condition it does not know) opens as JSON.
   const [view, setView] = useState<'form' | 'json'>(unknownKeys.length > 0 ? 'json' : 'form');
-  const [text, setText] = useState(() => JSON.stringify(rule.when, null, 2));
+  const [typed, setTyped] = useState(() => JSON.stringify(rule.when, null, 2));
   const [bad, setBad] = useState<string | null>(null);
+  // The rule changed elsewhere (discard, a move): show it, unless the typed text is mid-edit and not yet JSON.
+  const typedWhen = parseWhen(typed);
+  const text = bad !== null || ('when' in typedWhen && JSON.stringify(typedWhen.when) === JSON.stringify(rule.when)) ? typed : JSON.stringify(rule.when, null, 2);
   const at = `/rules/${index}`;
   const whenIssues = issuesUnder(issues, `${at}/when`).map((i) => ({ path: i.at === '' ? '' : `/${i.at}`, message: i.message }));
   // In the form, an issue of a condition shown is listed beside it; the rest (name, action, the JSON view) here.
@@ -67,7 +70,7 @@ function RuleEditor({ rule, index, count, fields, choices, issues, onChange, onM
             variant={view === 'json' ? 'primary' : 'default'}
             aria-pressed={view === 'json'}
             onClick={() => {
-              setText(JSON.stringify(rule.when, null, 2));
+              setTyped(JSON.stringify(rule.when, null, 2));
               setBad(null);
               setView('json');
             }}
@@ -99,7 +102,7 @@ function RuleEditor({ rule, index, count, fields, choices, issues, onChange, onM
               rows={Math.min(16, Math.max(6, text.split('\n').length))}
               value={text}
               onChange={(e) => {
-                setText(e.target.value);
+                setTyped(e.target.value);
                 const parsed = parseWhen(e.target.value);
                 if ('error' in parsed) return setBad(parsed.error);
                 setBad(null);

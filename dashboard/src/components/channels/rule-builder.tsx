@@ -128,9 +128,13 @@ function RangeControl({ field, value, choices, onChange }: { field: Extract<Cond
   );
 }
 
+const parseNames = (text: string) => text.split(/[\s,]+/).filter((v) => v !== '');
+
 function NamesControl({ field, value, onChange }: { field: Extract<ConditionField, { kind: 'names' }>; value: string[]; onChange: (v: string[]) => void }) {
   // The typed text is kept as typed (a trailing comma while typing); the list is what it parses to.
-  const [text, setText] = useState(value.join(', '));
+  const [typed, setTyped] = useState(value.join(', '));
+  // The rule changed elsewhere (discard, the JSON view): show its list, not the stale text.
+  const text = parseNames(typed).join() === value.join() ? typed : value.join(', ');
   return (
     <Field label={`${field.title}, separated by commas`} hint={`up to ${field.maxItems}`}>
       {(id) => (
@@ -139,8 +143,8 @@ function NamesControl({ field, value, onChange }: { field: Extract<ConditionFiel
           className="input mono"
           value={text}
           onChange={(e) => {
-            setText(e.target.value);
-            onChange(e.target.value.split(/[\s,]+/).filter((v) => v !== ''));
+            setTyped(e.target.value);
+            onChange(parseNames(e.target.value));
           }}
         />
       )}
