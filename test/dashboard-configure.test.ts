@@ -59,6 +59,43 @@ describe('dashboard configuration API: channels, playground, queues, wordlists, 
     assert.deepEqual(labelsOf('toxicity'), []);
   });
 
+  test('the catalog describes every rule condition; a rule filled from the catalog alone is accepted, a value outside its sets refused', async () => {
+    const catalog = (await developer.call('GET', `${P()}/config/catalog`)).body;
+    assert.deepEqual(
+      catalog.ruleConditions.map((f: any) => f.key),
+      ['policies', 'labels', 'trustLevel', 'authorStatus', 'riskLevel', 'languages', 'metaTypes', 'contentTypes'],
+    );
+    assert.deepEqual(catalog.trustLevels.map((l: any) => l.level), [-1, 0, 1, 2, 3, 4]);
+    assert.equal(catalog.trustLevels[0].name, 'Untrusted');
+    // One value per condition, chosen the way the form chooses them: from the catalog's lists only.
+    const policy = catalog.policies.find((p: any) => p.labels.length > 0);
+    const fill = (prop: any) =>
+      prop.kind === 'boolean' ? true : prop.kind === 'number' ? prop.max : prop.choicesFrom === 'policy' ? policy.id : prop.choicesFrom === 'label' ? policy.labels[0] : 'x';
+    const when: Record<string, unknown> = {};
+    for (const f of catalog.ruleConditions) {
+      if (f.kind === 'entries') when[f.key] = [Object.fromEntries(f.properties.map((p: any) => [p.key, fill(p)]))];
+      else if (f.kind === 'range') when[f.key] = { min: f.min, max: f.max };
+      else if (f.kind === 'choices') when[f.key] = [f.values.at(-1)];
+      else if (f.kind === 'names') when[f.key] = ['en'];
+      else assert.fail(`unknown kind ${f.kind}`);
+    }
+    const saved = await developer.call('PUT', `${P()}/channels/default`, { body: { rules: [{ name: 'everything', when, action: 'review' }] } });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    assert.deepEqual(saved.body.channel.rules[0].when, when);
+    const contentTypes = catalog.ruleConditions.find((f: any) => f.key === 'contentTypes');
+    assert.ok(contentTypes.values.includes('object') && contentTypes.values.includes('image'));
+    for (const [key, value, path] of [
+      ['metaTypes', ['tweet'], '/rules/0/when/metaTypes/0'],
+      ['trustLevel', { max: 1.5 }, '/rules/0/when/trustLevel/max'],
+      ['authorStatus', ['banned'], '/rules/0/when/authorStatus/0'],
+    ] as const) {
+      const refused = await developer.call('PUT', `${P()}/channels/default`, { body: { rules: [{ when: { [key]: value }, action: 'reject' }] } });
+      assert.equal(refused.status, 400, key);
+      assert.equal(refused.body.issues[0].path, path);
+    }
+    assert.equal((await developer.call('PUT', `${P()}/channels/default`, { body: { rules: [] } })).status, 200);
+  });
+
   test('bad channel input: 400 {code, message, issues} from the /v1 schemas and services, and nothing changes', async () => {
     const before = (await admin.call('GET', `${P()}/channels/default`)).body.channel;
     const cases: unknown[] = [

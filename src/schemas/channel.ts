@@ -1,5 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PolicyOverride } from './moderate.ts';
+import { CONTENT_TYPES, META_TYPES, PolicyOverride } from './moderate.ts';
+import { withChoices, type ChoicesSource } from './rule-fields.ts';
+
+const AUTHOR_STATUSES = ['enabled', 'suspended', 'blocked'] as const;
 
 const Triage = Type.Object(
   {
@@ -17,50 +20,60 @@ const TriageInput = Type.Union([
   Type.Object({ preset: TriagePresetName }, { additionalProperties: false }),
 ]);
 
-const Range = (min: number, max: number) =>
-  Type.Object(
-    { min: Type.Optional(Type.Number({ minimum: min, maximum: max })), max: Type.Optional(Type.Number({ minimum: min, maximum: max })) },
-    { additionalProperties: false },
-  );
-const Names = (maxItems: number) => Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems });
+/** Bounds of an author measure; `whole` when the measure only takes whole values (trust levels). */
+const Range = (min: number, max: number, options: { title: string; description: string; whole?: boolean; choicesFrom?: ChoicesSource }) => {
+  const bound = (title: string) => {
+    const opts = { minimum: min, maximum: max, title };
+    return withChoices(options.whole ? Type.Integer(opts) : Type.Number(opts), options.choicesFrom);
+  };
+  return Type.Object({ min: Type.Optional(bound('At least')), max: Type.Optional(bound('At most')) }, { additionalProperties: false, title: options.title, description: options.description });
+};
+const Names = (maxItems: number, options: { title: string; description: string }) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems, ...options });
+const OneOf = (values: readonly string[], maxItems: number, options: { title: string; description: string }) =>
+  Type.Array(Type.Union(values.map((v) => Type.Literal(v))), { minItems: 1, maxItems, ...options });
+const Probability = (title: string, description?: string) => Type.Number({ minimum: 0, maximum: 1, title, ...(description ? { description } : {}) });
 
-const RuleConditions = Type.Object(
+/**
+ * A rule's conditions. Titles and descriptions are what the dashboard's rule builder shows
+ * (`describeRuleConditions` turns this schema into the configuration catalog), so a condition
+ * added here appears in the form too.
+ */
+export const RuleConditions = Type.Object(
   {
     policies: Type.Optional(
       Type.Array(
         Type.Object(
           {
-            id: Type.String({ minLength: 1, maxLength: 100 }),
-            flagged: Type.Optional(Type.Boolean()),
-            minProbability: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-            maxProbability: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+            id: withChoices(Type.String({ minLength: 1, maxLength: 100, title: 'Policy' }), 'policy'),
+            flagged: Type.Optional(Type.Boolean({ title: 'Flagged', description: 'Whether the policy flagged the content; either when absent' })),
+            minProbability: Type.Optional(Probability('Score at least')),
+            maxProbability: Type.Optional(Probability('Score at most')),
           },
           { additionalProperties: false },
         ),
-        { minItems: 1, maxItems: 20 },
+        { minItems: 1, maxItems: 20, title: 'Policies', description: 'Every listed policy ran and matches its flag and score range' },
       ),
     ),
     labels: Type.Optional(
       Type.Array(
         Type.Object(
           {
-            policy: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-            label: Type.String({ minLength: 1, maxLength: 100 }),
-            minProbability: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+            policy: Type.Optional(withChoices(Type.String({ minLength: 1, maxLength: 100, title: 'Policy', description: 'Any policy when absent' }), 'policy')),
+            label: withChoices(Type.String({ minLength: 1, maxLength: 100, title: 'Label' }), 'label'),
+            minProbability: Type.Optional(Probability('Score at least', 'default 0.5')),
           },
           { additionalProperties: false },
         ),
-        { minItems: 1, maxItems: 20 },
+        { minItems: 1, maxItems: 20, title: 'Labels', description: 'Some policy (or the named one) reports every listed label' },
       ),
     ),
-    trustLevel: Type.Optional(Range(-1, 4)),
-    authorStatus: Type.Optional(
-      Type.Array(Type.Union([Type.Literal('enabled'), Type.Literal('suspended'), Type.Literal('blocked')]), { minItems: 1, maxItems: 3 }),
-    ),
-    riskLevel: Type.Optional(Range(0, 100)),
-    languages: Type.Optional(Names(50)),
-    metaTypes: Type.Optional(Names(10)),
-    contentTypes: Type.Optional(Names(10)),
+    trustLevel: Type.Optional(Range(-1, 4, { title: 'Trust level', description: "The author's trust level is in range", whole: true, choicesFrom: 'trustLevel' })),
+    authorStatus: Type.Optional(OneOf(AUTHOR_STATUSES, 3, { title: 'Author status', description: "The author's status is listed" })),
+    riskLevel: Type.Optional(Range(0, 100, { title: 'Risk level', description: "The author's risk level is in range" })),
+    languages: Type.Optional(Names(50, { title: 'Languages', description: 'The language insight ran and found one of these (ISO 639-1 codes, e.g. en, es)' })),
+    metaTypes: Type.Optional(OneOf(META_TYPES, 10, { title: 'Meta types', description: "The submission's metaType is listed" })),
+    contentTypes: Type.Optional(OneOf(CONTENT_TYPES, 10, { title: 'Content types', description: "The submission's content type is listed" })),
   },
   { additionalProperties: false, description: 'All conditions present must hold' },
 );

@@ -39,6 +39,9 @@ export const ObjectItem = Type.Object(
 
 export const ContentItem = TaggedUnion([TextItem, ImageItem, VideoItem, AudioItem, UrlItem, ObjectItem]);
 
+/** The `type` of each content item, read from the item schemas (what rules' `contentTypes` may name). */
+export const CONTENT_TYPES = [TextItem, ImageItem, VideoItem, AudioItem, UrlItem, ObjectItem].map((item) => item.properties.type.const);
+
 export const META_TYPES = ['profile', 'message', 'post', 'comment', 'event', 'product', 'review', 'other'] as const;
 
 /**

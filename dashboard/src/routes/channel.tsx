@@ -160,7 +160,7 @@ export function ChannelPage({ channelId }: { channelId: string }) {
       </Card>
       <Card title="Recommendation">
         <div className="card-body">
-          <RecommendationSettings catalog={catalog.data} running={draft.policies.map((p) => String(p.id))} draft={draft} onChange={(next) => set(next)} />
+          <RecommendationSettings catalog={catalog.data} running={draft.policies.map((p) => String(p.id))} draft={draft} issues={error instanceof ApiError ? error.issues : []} onChange={(next) => set(next)} />
         </div>
       </Card>
       <Card title="Insights">

@@ -7,7 +7,9 @@ import { TRIAGE_PRESETS, DEFAULT_TRIAGE } from '../../core/recommendation.ts';
 import { UNICODE_SIGNALS } from '../../core/unicode/types.ts';
 import { entityNames } from '../../core/entities/settings.ts';
 import { wordsFromCsv, wordsToCsv } from '../../core/wordlist/csv.ts';
-import { CreateChannelBody, UpdateChannelBody } from '../../schemas/channel.ts';
+import { CreateChannelBody, RuleConditions, UpdateChannelBody } from '../../schemas/channel.ts';
+import { describeRuleConditions } from '../../schemas/rule-fields.ts';
+import { TRUST_LEVEL_NAMES } from '../../core/trust.ts';
 import { CreateQueueBody, QueueFilterSchema, UpdateQueueBody } from '../../schemas/queues.ts';
 import { AddWordsBody, CreateWordlistBody, UpdateWordlistBody } from '../../schemas/wordlists.ts';
 import { CreateActionBody, UpdateActionBody } from '../../schemas/actions.ts';
@@ -38,6 +40,11 @@ const access = 'configure' as const;
 /** A CSV of 200k words of up to 200 characters is larger than the JSON body limit of other routes. */
 const IMPORT_BODY_LIMIT = 16 * 1_048_576;
 const WORDS_SHOWN_IN_AUDIT = 50;
+/** The rule builder's fields, read from the schema the API validates rules with. */
+const RULE_CONDITIONS = describeRuleConditions(RuleConditions);
+const TRUST_LEVELS = Object.entries(TRUST_LEVEL_NAMES)
+  .map(([level, name]) => ({ level: Number(level), name }))
+  .sort((a, b) => a.level - b.level);
 
 /**
  * The configuration pages of the dashboard (issue #29): channels and their policies, wordlists,
@@ -69,6 +76,8 @@ export async function configureRoutes(fastify: FastifyInstance): Promise<void> {
     insights: insightIds(),
     unicodeSignals: UNICODE_SIGNALS,
     triage: { default: DEFAULT_TRIAGE, presets: TRIAGE_PRESETS },
+    ruleConditions: RULE_CONDITIONS,
+    trustLevels: TRUST_LEVELS,
     wordlists: (await listWordlistOverviews(db, projectOf(request))).map((w) => ({ id: w.id, key: w.key, name: w.name, wordCount: w.wordCount })),
   }));
 

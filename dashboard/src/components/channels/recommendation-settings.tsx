@@ -1,7 +1,9 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Button, Field } from '../kit/kit.tsx';
+import type { ErrorIssue } from '../../api/client.ts';
+import { ConditionsForm, IssueList, issuesUnder, type Choice, type ChoiceLists } from './rule-builder.tsx';
 import { policyName } from './use-channels.ts';
-import type { Catalog, RecommendationRule, TriagePreset } from './types.ts';
+import type { Catalog, ConditionField, RecommendationRule, TriagePreset } from './types.ts';
 
 export interface RecommendationDraft {
   triage: { review: number; reject: number; preset?: TriagePreset };
@@ -11,12 +13,38 @@ export interface RecommendationDraft {
   dryRun: boolean;
 }
 
-/** One rule; its conditions are edited as JSON (the API's `when` object) and checked by the server on save. */
-function RuleEditor({ rule, index, count, onChange, onMove, onRemove }: { rule: RecommendationRule; index: number; count: number; onChange: (r: RecommendationRule) => void; onMove: (by: -1 | 1) => void; onRemove: () => void }) {
-  const [text, setText] = useState(() => JSON.stringify(rule.when, null, 2));
+/** The JSON view's text as a `when` object, or why it is not one. */
+function parseWhen(text: string): { when: RecommendationRule['when'] } | { error: string } {
+  try {
+    const when = JSON.parse(text) as unknown;
+    if (typeof when !== 'object' || when === null || Array.isArray(when)) return { error: 'Not valid: an object is expected' };
+    return { when: when as RecommendationRule['when'] };
+  } catch (error) {
+    return { error: `Not valid JSON: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * One rule: name, action, and its conditions built with the form, or edited as the API's `when`
+ * JSON for power users. Both views edit the same rule; the form is offered again once the JSON parses.
+ */
+function RuleEditor({ rule, index, count, fields, choices, issues, onChange, onMove, onRemove }: { rule: RecommendationRule; index: number; count: number; fields: ConditionField[]; choices: ChoiceLists; issues: ErrorIssue[]; onChange: (r: RecommendationRule) => void; onMove: (by: -1 | 1) => void; onRemove: () => void }) {
+  const label = `rule ${index + 1}`;
+  const unknownKeys = Object.keys(rule.when).filter((k) => !fields.some((f) => f.key === k));
+  // A rule the form cannot show in full (a condition it does not know) opens as JSON.
+  const [view, setView] = useState<'form' | 'json'>(unknownKeys.length > 0 ? 'json' : 'form');
+  const [typed, setTyped] = useState(() => JSON.stringify(rule.when, null, 2));
   const [bad, setBad] = useState<string | null>(null);
+  // The rule changed elsewhere (discard, a move): show it, unless the typed text is mid-edit and not yet JSON.
+  const typedWhen = parseWhen(typed);
+  const text = bad !== null || ('when' in typedWhen && JSON.stringify(typedWhen.when) === JSON.stringify(rule.when)) ? typed : JSON.stringify(rule.when, null, 2);
+  const at = `/rules/${index}`;
+  const whenIssues = issuesUnder(issues, `${at}/when`).map((i) => ({ path: i.at === '' ? '' : `/${i.at}`, message: i.message }));
+  // In the form, an issue of a condition shown is listed beside it; the rest (name, action, the JSON view) here.
+  const besideCondition = (path: string) => view === 'form' && fields.some((f) => (rule.when as Record<string, unknown>)[f.key] !== undefined && (path === `when/${f.key}` || path.startsWith(`when/${f.key}/`)));
+  const ruleIssues = issuesUnder(issues, at).filter((i) => !besideCondition(i.at));
   return (
-    <li className="card card-body stack-sm" data-testid="rule">
+    <li className="card card-body stack-sm" data-testid="rule" data-view={view}>
       <div className="row" style={{ alignItems: 'flex-end' }}>
         <span className="mono muted">{index + 1}.</span>
         <div style={{ flex: '2 1 200px' }}>
@@ -33,6 +61,23 @@ function RuleEditor({ rule, index, count, onChange, onMove, onRemove }: { rule: 
             )}
           </Field>
         </div>
+        <div className="row" role="group" aria-label={`Edit ${label} as`} style={{ gap: 0 }}>
+          <Button size="sm" variant={view === 'form' ? 'primary' : 'default'} aria-pressed={view === 'form'} disabled={view === 'json' && (bad !== null || unknownKeys.length > 0)} title={bad ?? (unknownKeys.length > 0 ? `The form does not know: ${unknownKeys.join(', ')}` : undefined)} onClick={() => setView('form')}>
+            Form
+          </Button>
+          <Button
+            size="sm"
+            variant={view === 'json' ? 'primary' : 'default'}
+            aria-pressed={view === 'json'}
+            onClick={() => {
+              setTyped(JSON.stringify(rule.when, null, 2));
+              setBad(null);
+              setView('json');
+            }}
+          >
+            JSON
+          </Button>
+        </div>
         <Button size="sm" disabled={index === 0} onClick={() => onMove(-1)} aria-label={`Move rule ${index + 1} up`}>
           ↑
         </Button>
@@ -43,34 +88,57 @@ function RuleEditor({ rule, index, count, onChange, onMove, onRemove }: { rule: 
           Remove
         </Button>
       </div>
-      <Field label={`Rule ${index + 1} conditions (JSON)`} hint='All present must hold, e.g. {"policies":[{"id":"spam","flagged":true}],"trustLevel":{"max":0}}. Keys: policies, labels, trustLevel, authorStatus, riskLevel, languages, metaTypes, contentTypes.'>
-        {(id) => (
-          <textarea
-            id={id}
-            className="textarea mono"
-            rows={6}
-            value={text}
-            onChange={(e) => {
-              setText(e.target.value);
-              try {
-                const when = JSON.parse(e.target.value) as unknown;
-                if (typeof when !== 'object' || when === null || Array.isArray(when)) throw new Error('an object is expected');
+      {view === 'form' ? (
+        <>
+          <span className="field-label">When all of these hold</span>
+          <ConditionsForm fields={fields} when={rule.when as Record<string, unknown>} choices={choices} issues={whenIssues} ruleLabel={label} onChange={(when) => onChange({ ...rule, when: when as RecommendationRule['when'] })} />
+        </>
+      ) : (
+        <Field label={`Rule ${index + 1} conditions (JSON)`} hint={`The API's "when" object; all present must hold. Keys: ${fields.map((f) => f.key).join(', ')}.`}>
+          {(id) => (
+            <textarea
+              id={id}
+              className="textarea mono"
+              rows={Math.min(16, Math.max(6, text.split('\n').length))}
+              value={text}
+              onChange={(e) => {
+                setTyped(e.target.value);
+                const parsed = parseWhen(e.target.value);
+                if ('error' in parsed) return setBad(parsed.error);
                 setBad(null);
-                onChange({ ...rule, when: when as RecommendationRule['when'] });
-              } catch (error) {
-                setBad(`Not valid JSON: ${(error as Error).message}`);
-              }
-            }}
-          />
-        )}
-      </Field>
-      {bad && <span className="small" style={{ color: 'var(--danger)' }}>{bad}</span>}
+                onChange({ ...rule, when: parsed.when });
+              }}
+            />
+          )}
+        </Field>
+      )}
+      {view === 'json' && bad && <span className="small" style={{ color: 'var(--danger)' }}>{bad}</span>}
+      {view === 'json' && unknownKeys.length > 0 && <span className="small muted">The form does not know {unknownKeys.join(', ')}; the server will say whether it is valid.</span>}
+      <IssueList issues={ruleIssues} testId="rule-issues" />
     </li>
   );
 }
 
 /** Triage thresholds or a preset, trust rules (always review / always reject), ordered rules and dry run (docs/recommendation.md). */
-export function RecommendationSettings({ catalog, running, draft, onChange }: { catalog: Catalog; running: string[]; draft: RecommendationDraft; onChange: (next: RecommendationDraft) => void }) {
+/** The values the rule builder offers: the channel's policies first, then every other the project can run; their labels; trust levels by name. */
+function choiceLists(catalog: Catalog, running: string[]): ChoiceLists {
+  const known = [...catalog.policies.map((p) => p.id), ...catalog.wordlists.map((w) => `${catalog.wordlistPolicy.prefix}${w.key ?? w.id}`)];
+  const others = known.filter((id) => !running.includes(id));
+  const policy: Choice[] = [
+    ...running.map((id) => ({ value: id, label: policyName(id), group: 'On this channel' })),
+    ...others.map((id) => ({ value: id, label: policyName(id), group: 'Not on this channel' })),
+  ];
+  const labelsBy = new Map(catalog.policies.map((p) => [p.id, p.labels]));
+  const allLabels = [...new Set(catalog.policies.flatMap((p) => p.labels))].sort();
+  return {
+    policy,
+    labelsOf: (id) => (id === undefined ? allLabels : (labelsBy.get(id) ?? [])).map((l) => ({ value: l, label: l })),
+    trustLevel: catalog.trustLevels.map((t) => ({ value: String(t.level), label: `${t.level} · ${t.name}` })),
+  };
+}
+
+export function RecommendationSettings({ catalog, running, draft, issues = [], onChange }: { catalog: Catalog; running: string[]; draft: RecommendationDraft; issues?: ErrorIssue[]; onChange: (next: RecommendationDraft) => void }) {
+  const choices = useMemo(() => choiceLists(catalog, running), [catalog, running.join()]);
   const presets = catalog.triage.presets;
   const set = (patch: Partial<RecommendationDraft>) => onChange({ ...draft, ...patch });
   const toggle = (list: 'alwaysReview' | 'alwaysReject', id: string, on: boolean) => set({ [list]: on ? [...draft[list], id] : draft[list].filter((p) => p !== id) });
@@ -142,6 +210,9 @@ export function RecommendationSettings({ catalog, running, draft, onChange }: { 
               rule={rule}
               index={i}
               count={draft.rules.length}
+              fields={catalog.ruleConditions}
+              choices={choices}
+              issues={issues}
               onChange={(r) => set({ rules: draft.rules.map((x, j) => (j === i ? r : x)) })}
               onMove={(by) => moveRule(i, by)}
               onRemove={() => {
@@ -157,7 +228,7 @@ export function RecommendationSettings({ catalog, running, draft, onChange }: { 
             onClick={() => {
               setRuleKeys([...ruleKeys, nextKey]);
               setNextKey(nextKey + 1);
-              set({ rules: [...draft.rules, { name: '', when: { policies: [{ id: running[0] ?? 'toxicity', flagged: true }] }, action: 'review' }] });
+              set({ rules: [...draft.rules, { name: '', when: { policies: [{ id: choices.policy[0]?.value ?? '', flagged: true }] }, action: 'review' }] });
             }}
           >
             Add a rule

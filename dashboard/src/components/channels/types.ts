@@ -47,6 +47,23 @@ export interface Channel {
   updatedAt: number;
 }
 
+/** Where a field's values come from: the catalog's policies, their labels, or its trust levels. */
+export type ChoicesSource = 'policy' | 'label' | 'trustLevel';
+
+/** A property of an entry of a list condition (a policy condition's id, flag, score bounds). */
+export type EntryProperty =
+  | { key: string; title: string; description?: string; required: boolean; kind: 'string'; choicesFrom?: ChoicesSource }
+  | { key: string; title: string; description?: string; required: boolean; kind: 'boolean' }
+  | { key: string; title: string; description?: string; required: boolean; kind: 'number'; min: number; max: number };
+
+/** One rule condition as the catalog describes it (derived on the server from the rule schema). */
+export type ConditionField = { key: string; title: string; description: string } & (
+  | { kind: 'range'; min: number; max: number; integer: boolean; choicesFrom?: ChoicesSource }
+  | { kind: 'choices'; values: string[]; maxItems: number }
+  | { kind: 'names'; maxItems: number; maxLength: number }
+  | { kind: 'entries'; maxItems: number; properties: EntryProperty[] }
+);
+
 export interface Catalog {
   policies: { id: string; type: string; defaultThreshold: number; labels: string[] }[];
   wordlistPolicy: { prefix: string; defaultThreshold: number };
@@ -54,6 +71,8 @@ export interface Catalog {
   unicodeSignals: UnicodeSignal[];
   triage: { default: { review: number; reject: number }; presets: Record<TriagePreset, { review: number; reject: number }> };
   wordlists: { id: string; key: string | null; name: string | null; wordCount: number }[];
+  ruleConditions: ConditionField[];
+  trustLevels: { level: number; name: string }[];
 }
 
 export interface ConfigChange {
