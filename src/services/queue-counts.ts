@@ -164,6 +164,8 @@ export class QueueCountJob {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = true;
+  /** Set by stop(): a count under way gives up (PGlite, between slices) and no further one starts. */
+  private stopping = false;
   private again = false;
   private readonly tickMs: number;
   private readonly leaseMs: number;
@@ -179,6 +181,7 @@ export class QueueCountJob {
 
   start(): void {
     this.stopped = false;
+    this.stopping = false;
     this.schedule(0);
   }
 
@@ -191,6 +194,7 @@ export class QueueCountJob {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
@@ -236,11 +240,11 @@ export class QueueCountJob {
     const due = await dueQueues(this.db, Date.now(), this.options.intervalMs);
     let counted = 0;
     for (const queue of due) {
-      if (this.stopped || !(await this.lease())) break;
+      if (this.stopping || !(await this.lease())) break;
       await recountQueue(this.db, queue, this.node, {
         timeoutMs: this.options.timeoutMs,
         sliceRows: this.db.kind === 'pglite' ? PGLITE_SLICE_ROWS : null,
-        stopping: () => this.stopped,
+        stopping: () => this.stopping,
       });
       counted++;
       this.counted++;
