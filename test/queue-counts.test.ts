@@ -149,12 +149,16 @@ describe('queue open counts: a new or edited queue is counted at once, the other
       assert.equal(r.status, 200);
     }
     const db = t.server.db;
-    // Created straight in the store: no route pokes the job, so it is still uncounted when the overview reads it.
-    const now = Date.now();
-    await db.query(`INSERT INTO queues (id, project_id, name, description, filter, created_at, updated_at) VALUES ('q_uncounted', $1, 'Quiet', '', '{}', $2, $2)`, [t.projectId, now]);
-    const o = (await admin.call('GET', `/projects/${t.projectId}/overview`)).body;
-    const quiet = o.queues.find((q: any) => q.id === 'q_uncounted');
-    if (!(await countRow(db, 'q_uncounted'))) assert.deepEqual([quiet.open, quiet.countedAt], [null, null]);
+    // While another node holds the lease this one counts nothing: the new queue stays uncounted.
+    await db.query(`INSERT INTO job_leases (name, holder, expires_at) VALUES ('queue_counts', 'another-node', $1)
+       ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at`, [Date.now() + 60_000]);
+    const quietId = (await t.request('POST', '/v1/queue', { body: { name: 'Quiet', filter: {} } })).body.queue.id;
+    await new Promise((r) => setTimeout(r, 300));
+    const quiet = (await admin.call('GET', `/projects/${t.projectId}/overview`)).body.queues.find((q: any) => q.id === quietId);
+    assert.deepEqual([quiet.open, quiet.countedAt, quiet.countError], [null, null, null]);
+    assert.equal(await countRow(db, quietId), undefined);
+    await db.query("DELETE FROM job_leases WHERE holder = 'another-node'");
+    assert.equal((await countAfter(db, quietId, 0, undefined, 8_000)).open_count, 3, 'counted at the next tick once the lease is free');
 
     const t0 = Date.now();
     const created = await t.request('POST', '/v1/queue', { body: { name: 'All', filter: {} } });
