@@ -117,3 +117,49 @@ describe('queue counts (both stores)', () => {
     await b.stop();
   });
 });
+
+describe('queue counts: stopping cancels a long count (PostgreSQL)', { skip: process.env.DATABASE_URL ? false : 'PGlite stops between slices instead' }, () => {
+  let db: Database;
+  let projectId: string;
+  before(async () => {
+    db = await openTestDatabase();
+    projectId = (await createProject(db, 'long count')).project.id;
+    // Enough items with policies that counting a label filter takes a while.
+    await db.query(
+      `INSERT INTO content_items (id, project_id, external_id, channel_id, content_type, recommendation, content, result, flagged, shadow_flagged,
+         flag_probability, severity_score, submitted_at, created_at, updated_at)
+       SELECT 'cnt_long_' || g, $1, 'long-' || g, (SELECT id FROM channels WHERE project_id = $1 LIMIT 1), 'text', 'allow', '{"type":"text","text":"x"}'::jsonb,
+         '{"policies":[{"id":"a","probability":0.1,"flagged":false},{"id":"b","probability":0.2,"flagged":false},{"id":"toxicity","probability":0.9,"flagged":true}]}',
+         true, false, 0, 0, g, g, g
+       FROM generate_series(1, 200000) AS g`,
+      [projectId],
+    );
+  });
+  after(() => db.close());
+
+  test('stop() cancels the statement instead of waiting for it, and writes nothing', async () => {
+    const queue = await createQueue(db, projectId, { name: 'Toxic', filter: { labels: ['toxicity'], filterLabels: [{ label: 'a', type: 'NOT_FLAGGED' }] } });
+    const t0 = performance.now();
+    const full = await countOpenItems(db, queue, { timeoutMs: 600_000, sliceRows: null });
+    const fullMs = performance.now() - t0;
+    assert.equal(full, 200_000);
+    assert.ok(fullMs > 300, `the count takes long enough to be stopped midway (${fullMs.toFixed(0)} ms)`);
+
+    const job = new QueueCountJob(db, { intervalMs: 60_000, timeoutMs: 600_000 });
+    job.start();
+    // Until the count statement runs on the server.
+    for (let i = 0; ; i++) {
+      const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%count(r.content_id)%' AND pid <> pg_backend_pid()");
+      if (rows[0]!.n > 0) break;
+      assert.ok(i < 2_000, 'the count started');
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    const s0 = performance.now();
+    await job.stop();
+    const stopMs = performance.now() - s0;
+    assert.ok(stopMs < fullMs / 2, `stopped in ${stopMs.toFixed(0)} ms, a count takes ${fullMs.toFixed(0)} ms`);
+    assert.equal(job.counted, 0);
+    const { rows } = await db.query('SELECT * FROM queue_open_counts WHERE queue_id = $1', [queue.id]);
+    assert.deepEqual(rows, []);
+  });
+});

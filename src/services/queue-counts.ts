@@ -46,6 +46,8 @@ export interface CountOptions {
   /** PGlite: the slice size (null: one statement, PostgreSQL). */
   sliceRows: number | null;
   stopping?: () => boolean;
+  /** PostgreSQL: the backend running the count while it runs, then null (so that stopping can cancel it). */
+  onBackend?: (pid: number | null) => void;
 }
 
 /** The queue's open items now, exactly (see the module's comment for PGlite's slices). */
@@ -53,8 +55,15 @@ export async function countOpenItems(db: Database, queue: Queue, options: CountO
   if (options.sliceRows === null) {
     return db.transaction(async (tx) => {
       await tx.query(`SET LOCAL statement_timeout = ${Math.floor(options.timeoutMs)}`);
-      const { total, resolved } = await countQueueItems(tx, queue);
-      return total - resolved;
+      const { rows } = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      options.onBackend?.(rows[0]!.pid);
+      try {
+        if (options.stopping?.()) throw new CountStopped('stopped');
+        const { total, resolved } = await countQueueItems(tx, queue);
+        return total - resolved;
+      } finally {
+        options.onBackend?.(null);
+      }
     });
   }
   const deadline = Date.now() + options.timeoutMs;
@@ -117,7 +126,8 @@ export async function recountQueue(db: Database, queue: Queue, node: string, opt
   try {
     open = await countOpenItems(db, queue, options);
   } catch (e) {
-    if (e instanceof CountStopped) throw e;
+    // Stopping cancels a count under way: not a failure of the count, and nothing is written.
+    if (e instanceof CountStopped || options.stopping?.()) throw new CountStopped('stopped');
     error = e instanceof Error ? e.message : String(e);
   }
   const durationMs = Math.round(performance.now() - t0);
@@ -167,6 +177,8 @@ export class QueueCountJob {
   /** Set by stop(): a count under way gives up (PGlite, between slices) and no further one starts. */
   private stopping = false;
   private again = false;
+  /** PostgreSQL: the backend of the count under way. */
+  private countingPid: number | null = null;
   private readonly tickMs: number;
   private readonly leaseMs: number;
 
@@ -197,6 +209,8 @@ export class QueueCountJob {
     this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    // A count of a large project may take minutes: a stopping server does not wait for it.
+    if (this.countingPid !== null) await this.db.query('SELECT pg_cancel_backend($1)', [this.countingPid]).catch(() => {});
     await this.running;
     // Another node may take over at once instead of when the lease expires.
     await this.db.query('DELETE FROM job_leases WHERE name = $1 AND holder = $2', [LEASE_NAME, this.node]).catch(() => {});
@@ -245,6 +259,7 @@ export class QueueCountJob {
         timeoutMs: this.options.timeoutMs,
         sliceRows: this.db.kind === 'pglite' ? PGLITE_SLICE_ROWS : null,
         stopping: () => this.stopping,
+        onBackend: (pid) => (this.countingPid = pid),
       });
       counted++;
       this.counted++;
