@@ -1,5 +1,5 @@
 import { ApiError } from '../api/client.ts';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Badge, Card, Empty, ErrorNote, Field, Spinner, timeAgo } from '../components/kit/kit.tsx';
 import { CountBars, PolicyShareChart, SubmissionsChart, VerdictsChart } from '../components/overview/charts.tsx';
 import { formatBucket, formatMs, MAX_HOURLY_MS, PERIODS, useOverview, type Overview, type PeriodKey } from '../components/overview/use-overview.ts';
@@ -12,10 +12,16 @@ const percent = (part: number, whole: number) => (whole > 0 ? `${((part / whole)
 
 /** A queue's open items as last counted in the background, and how long ago. */
 function OpenNow({ queue }: { queue: Overview['queues'][number] }) {
+  // "counted … ago" keeps ageing between the page's loads (once a minute).
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 10_000);
+    return () => window.clearInterval(timer);
+  }, []);
   if (queue.open === null) {
     return queue.countError === null ? <span className="muted">counting…</span> : <span className="muted" title={queue.countError}>not counted yet</span>;
   }
-  const when = `counted ${timeAgo(Math.min(queue.countedAt ?? Date.now(), Date.now()))}`;
+  const when = `counted ${timeAgo(Math.min(queue.countedAt ?? now, now), now)}`;
   return (
     <>
       <span className="mono">{queue.open.toLocaleString('en')}</span>
