@@ -15,7 +15,8 @@ import { countQueueItems, type ItemKey, type Queue } from './queues.ts';
  * counts take 10 s is counted every 10 × (the sum) at most, so counting takes at most a tenth of
  * the one connection the job uses.
  *
- * PostgreSQL: one statement per queue under `statement_timeout`. PGlite has one connection, and a
+ * PostgreSQL: one statement per queue under `statement_timeout`, cancelled when the server stops
+ * (pg_cancel_backend) rather than waited for. PGlite has one connection, and a
  * statement holds it until it ends: there the count goes through the project's items in
  * index-ordered slices of PGLITE_SLICE_ROWS, pausing between slices as long as the slice took, so
  * requests wait at most about one slice; it gives up after the time limit. The slices are not one

@@ -6,9 +6,9 @@ import { openCounts } from '../queue-counts.ts';
 /**
  * The figures of the dashboard's overview. Every query is bounded whatever the number of stored
  * items: volumes come from the hourly rollup (migrations/0061), reviews from the audit log by
- * time, trust levels from the authors' trust index, and each queue's open items from the count the
- * background job keeps (services/queue-counts.ts) (bench/overview.ts measures them on 10 million
- * items).
+ * time, trust levels from the authors' trust index, and each queue's open items from the row the
+ * background job keeps (services/queue-counts.ts). bench/overview.ts measures them on 10 million
+ * items.
  */
 
 export const HOUR_MS = 3_600_000;
