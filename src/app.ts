@@ -38,6 +38,7 @@ import { jsonNestedDeeperThan, MAX_JSON_DEPTH } from './lib/json-depth.ts';
 import { loadModels as loadClassifierModels } from './core/classifiers/index.ts';
 import { listenForChanges, type ChangeListener } from './db/change-notifications.ts';
 import { dropCachedCopies } from './services/cache-invalidation.ts';
+import { QueueCountJob } from './services/queue-counts.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -63,6 +64,8 @@ export interface AppDeps {
   textWorkers: { pool: TextWorkerPool; minChars: number } | null;
   /** Images, video, audio and web pages (docs/media.md); its worker pool starts with the first image. */
   media: MediaStage;
+  /** Recounts each review queue's open items for the overview; `poke()` after a queue is created or its filter changes. */
+  queueCounts: QueueCountJob;
   /** Every dashboard API route with its access rule (filled as they register). */
   dashboardRoutes: DashboardRouteInfo[];
 }
@@ -120,6 +123,10 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   });
   deps.rateLimiter = createRateLimiter(config, db, (error) => app.log.warn({ err: error }, 'rate-limit counters unreachable: limiting on this node\'s own counts'));
   deps.keyUse = new KeyUseTracker(db);
+  deps.queueCounts = new QueueCountJob(db, {
+    ...config.queueCounts,
+    onError: (error) => app.log.warn({ err: error }, 'counting the open items of review queues failed'),
+  });
   deps.textWorkers =
     config.textWorkers.size > 0
       ? { pool: new TextWorkerPool({ size: config.textWorkers.size, maxQueue: config.textWorkers.maxQueue }), minChars: config.textWorkers.minChars }
@@ -210,6 +217,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   app.addHook('onReady', async () => {
     deps.outbox.start();
     deps.rateLimiter.start();
+    deps.queueCounts.start();
     deps.keyUse.start(KEY_USE_FLUSH_MS, (error) => app.log.warn({ err: error }, 'could not record when API keys were last used'));
     if (config.databaseUrl && db.kind === 'postgres') {
       changeListener = listenForChanges(config.databaseUrl, {
@@ -221,6 +229,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   app.addHook('onClose', async () => {
     await changeListener?.close();
     await deps.submissions.drained();
+    await deps.queueCounts.stop();
     await deps.outbox.stop();
     await deps.rateLimiter.stop();
     await deps.keyUse.stop();

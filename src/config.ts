@@ -72,6 +72,11 @@ export interface Config {
   media: MediaConfig;
   /** Background delivery of outbox events (webhooks, expiries). */
   outbox: { pollMs: number; leaseMs: number };
+  /**
+   * The recount of each review queue's open items (src/services/queue-counts.ts): at most this
+   * often per queue, and each count at most `timeoutMs` long.
+   */
+  queueCounts: { intervalMs: number; timeoutMs: number };
   webhooks: {
     /** Delay before the 2nd attempt; doubles with every failure up to `retryCapMs`. */
     retryBaseMs: number;
@@ -293,6 +298,10 @@ export function loadConfig(env: Env = process.env): Config {
     outbox: {
       pollMs: integer('OUTBOX_POLL_MS', 500, 10, 60_000),
       leaseMs: integer('OUTBOX_LEASE_MS', 60_000, 1_000, 3_600_000),
+    },
+    queueCounts: {
+      intervalMs: integer('QUEUE_COUNT_INTERVAL_MS', 60_000, 100, 86_400_000),
+      timeoutMs: integer('QUEUE_COUNT_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
     },
     webhooks: {
       retryBaseMs: integer('WEBHOOK_RETRY_BASE_MS', 30_000, 1, 3_600_000),

@@ -86,6 +86,7 @@ export async function queueRoutes(fastify: FastifyInstance): Promise<void> {
     { schema: { summary: 'Create a queue (a named saved filter)', tags, body: CreateQueueBody, response: { 201: QueueResponse, ...errorResponses() } } },
     async (request, reply) => {
       const queue = await createQueue(db, request.principal.projectId, request.body as { name: string; description?: string; filter?: QueueFilter });
+      app.deps.queueCounts.poke();
       return reply.status(201).send({ queue: await queueView(db, queue) });
     },
   );
@@ -101,6 +102,7 @@ export async function queueRoutes(fastify: FastifyInstance): Promise<void> {
     { schema: { summary: 'Update a queue', tags, params: QueueParams, body: UpdateQueueBody, response: { 200: QueueResponse, ...errorResponses(404) } } },
     async (request) => {
       const queue = await updateQueue(db, request.principal.projectId, request.params.id, request.body as { name?: string; description?: string; filter?: QueueFilter });
+      app.deps.queueCounts.poke();
       return { queue: await queueView(db, queue) };
     },
   );

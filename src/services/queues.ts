@@ -107,15 +107,33 @@ export async function countFilterMatches(db: Queryable, projectId: string, filte
   return { matching: Number(rows[0]!.matching), flagged: Number(rows[0]!.flagged) };
 }
 
-export async function queueView(db: Queryable, queue: Queue): Promise<QueueView> {
+/** A position in a project's items in the order of its (project_id, created_at DESC, id DESC) index. */
+export interface ItemKey {
+  createdAt: number;
+  id: string;
+}
+
+/**
+ * How many items the queue's filter selects and how many of them are resolved in it: the counts
+ * of GET /v1/queue, and of the overview's open items (services/queue-counts.ts). `range` narrows
+ * to a slice of the project's items in index order (`before` exclusive, `from` inclusive), so a
+ * large project can be counted slice by slice.
+ */
+export async function countQueueItems(db: Queryable, queue: Queue, range: { before?: ItemKey; from?: ItemKey } = {}): Promise<{ total: number; resolved: number }> {
   const params = new SqlParams([queue.projectId, queue.id]);
-  const where = queueFilterSql(queue.filter, params, '$1');
+  const where = [queueFilterSql(queue.filter, params, '$1')];
+  if (range.before) where.push(`(ci.created_at, ci.id) < (${params.add(range.before.createdAt)}::bigint, ${params.add(range.before.id)}::text)`);
+  if (range.from) where.push(`(ci.created_at, ci.id) >= (${params.add(range.from.createdAt)}::bigint, ${params.add(range.from.id)}::text)`);
   const { rows } = await db.query<{ total: number; resolved: number }>(
     `SELECT count(*) AS total, count(r.content_id) AS resolved FROM content_items ci
-     LEFT JOIN queue_resolutions r ON r.queue_id = $2 AND r.content_id = ci.id WHERE ${where}`,
+     LEFT JOIN queue_resolutions r ON r.queue_id = $2 AND r.content_id = ci.id WHERE ${where.join(' AND ')}`,
     params.values,
   );
-  const { total, resolved } = rows[0]!;
+  return { total: Number(rows[0]!.total), resolved: Number(rows[0]!.resolved) };
+}
+
+export async function queueView(db: Queryable, queue: Queue): Promise<QueueView> {
+  const { total, resolved } = await countQueueItems(db, queue);
   return {
     id: queue.id,
     name: queue.name,

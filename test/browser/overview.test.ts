@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDashboard, submit, watchErrors, type Dashboard } from './harness.ts';
+import { createQueue, startDashboard, submit, watchErrors, type Dashboard } from './harness.ts';
 import { copyItemAt } from '../support/seed-history.ts';
 
 const DAY = 86_400_000;
@@ -76,6 +76,27 @@ describe('browser: overview charts', () => {
     // Authors by trust level: the two authors.
     const trust = await page.getByTestId('chart-trust').locator('rect.chart-bar').evaluateAll((rects) => rects.reduce((s, r) => s + Number(r.getAttribute('data-value')), 0));
     assert.equal(trust, 2);
+
+    // Queues: "Open now" is the background count, "counting…" until there is one. Another node
+    // holding the count's lease keeps this one from counting, so the queue stays uncounted until it is given up.
+    await d.test.server.db.query(
+      `INSERT INTO job_leases (name, holder, expires_at) VALUES ('queue_counts', 'another-node', $1)
+       ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at`,
+      [Date.now() + 3_600_000],
+    );
+    const queueId = await createQueue(d.test, 'Flagged items', { flagged: 'FLAGGED', showShadowFlagged: false });
+    await page.reload();
+    const queueRow = page.getByRole('table', { name: 'Queue backlog' }).getByRole('row').filter({ hasText: 'Flagged items' });
+    await queueRow.getByText('counting…').waitFor();
+    assert.equal(await queueRow.getByTestId('queue-open').getAttribute('data-open'), '');
+    await d.test.server.db.query("DELETE FROM job_leases WHERE name = 'queue_counts'");
+    // The page looks again every 2 s while a queue is counting; the job takes the lease within 5 s.
+    await queueRow.getByText(/counted .* ago|counted now/).waitFor({ timeout: 20_000 });
+    const openFlagged = (await d.test.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM content_items WHERE project_id = $1 AND flagged', [d.test.projectId])).rows[0]!.n;
+    assert.equal(openFlagged, 7, 'one flagged item today, six copied');
+    assert.equal(await queueRow.getByTestId('queue-open').getAttribute('data-open'), String(openFlagged));
+    await queueRow.getByText(String(openFlagged), { exact: true }).waitFor();
+    assert.ok(queueId);
 
     // A channel with nothing in it draws no bar.
     const channel = await d.test.request('POST', '/v1/channels', { body: { key: 'empty', name: 'Empty channel' } });

@@ -1,13 +1,36 @@
 import { ApiError } from '../api/client.ts';
-import { Badge, Card, Empty, ErrorNote, Field, Spinner } from '../components/kit/kit.tsx';
+import { useEffect, useState } from 'react';
+import { Badge, Card, Empty, ErrorNote, Field, Spinner, timeAgo } from '../components/kit/kit.tsx';
 import { CountBars, PolicyShareChart, SubmissionsChart, VerdictsChart } from '../components/overview/charts.tsx';
-import { formatBucket, formatMs, MAX_HOURLY_MS, PERIODS, useOverview, type PeriodKey } from '../components/overview/use-overview.ts';
+import { formatBucket, formatMs, MAX_HOURLY_MS, PERIODS, useOverview, type Overview, type PeriodKey } from '../components/overview/use-overview.ts';
 import { PageHeader } from '../components/session/shell.tsx';
 import { useProject } from '../components/session/session.tsx';
 import { Link, path, setSearch, useLocation } from '../router.tsx';
 import { ForbiddenPage } from './not-found.tsx';
 
 const percent = (part: number, whole: number) => (whole > 0 ? `${((part / whole) * 100).toFixed(1)} %` : '—');
+
+/** A queue's open items as last counted in the background, and how long ago. */
+function OpenNow({ queue }: { queue: Overview['queues'][number] }) {
+  // "counted … ago" keeps ageing between the page's loads (once a minute).
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 10_000);
+    return () => window.clearInterval(timer);
+  }, []);
+  if (queue.open === null) {
+    return queue.countError === null ? <span className="muted">counting…</span> : <span className="muted" title={queue.countError}>not counted yet</span>;
+  }
+  const when = `counted ${timeAgo(Math.min(queue.countedAt ?? now, now), now)}`;
+  return (
+    <>
+      <span className="mono">{queue.open.toLocaleString('en')}</span>
+      <div className="muted small" title={queue.countError === null ? `${when}, in ${formatMs(queue.countMs)}` : `the last count failed (${queue.countError}); this is the one before`}>
+        {when}
+      </div>
+    </>
+  );
+}
 
 export function OverviewPage() {
   const project = useProject();
@@ -18,6 +41,15 @@ export function OverviewPage() {
   const bucket = bucketParam === 'hour' || bucketParam === 'day' ? bucketParam : null;
   const channelId = search.get('channel');
   const overview = useOverview(project.projectId, periodKey, bucket, channelId);
+
+  // A queue not counted yet is counted within seconds: look again soon rather than at the minute's refresh.
+  const counting = overview.data?.queues.some((q) => q.open === null && q.countError === null) ?? false;
+  const { reload } = overview;
+  useEffect(() => {
+    if (!counting) return;
+    const timer = window.setTimeout(reload, 2_000);
+    return () => window.clearTimeout(timer);
+  }, [counting, overview.data, reload]);
 
   if (overview.error instanceof ApiError && overview.error.status === 403) return <ForbiddenPage what="the overview" />;
   const o = overview.data;
@@ -108,8 +140,8 @@ export function OverviewPage() {
                     <thead>
                       <tr>
                         <th>Queue</th>
-                        <th style={{ textAlign: 'right' }} title="Items submitted in the period that are still open in the queue">
-                          Open from period
+                        <th style={{ textAlign: 'right' }} title="Items the queue holds that are not resolved, whatever the period: counted in the background every minute or so">
+                          Open now
                         </th>
                         <th style={{ textAlign: 'right' }}>Reviewed</th>
                         <th style={{ textAlign: 'right' }}>Median time to review</th>
@@ -121,9 +153,8 @@ export function OverviewPage() {
                           <td>
                             <Link href={path`/queues/${q.id}`}>{q.name}</Link>
                           </td>
-                          <td style={{ textAlign: 'right' }} className="mono" title={q.backlogPartial || q.backlogCapped ? 'At least this many: counted among the newest 100,000 items of the period, up to 10,000' : undefined}>
-                            {(q.backlogPartial || q.backlogCapped) && '≥ '}
-                            {q.backlog.toLocaleString('en')}
+                          <td style={{ textAlign: 'right' }} data-testid="queue-open" data-open={q.open ?? ''}>
+                            <OpenNow queue={q} />
                           </td>
                           <td style={{ textAlign: 'right' }} className="mono">
                             {q.reviewed.toLocaleString('en')}

@@ -230,6 +230,7 @@ export async function configureRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(`${P}/queues`, { config: { access }, schema: { hide, params: ProjectParams, body: CreateQueueBody } }, async (request, reply) => {
     const queue = await queueView(db, await createQueue(db, projectOf(request), request.body as { name: string; description?: string; filter?: QueueFilter }));
     await audit(request, `queue ${queue.name}: created`, null, queueSettings(queue));
+    app.deps.queueCounts.poke();
     return reply.status(201).send({ queue });
   });
 
@@ -237,6 +238,7 @@ export async function configureRoutes(fastify: FastifyInstance): Promise<void> {
     const before = await getQueue(db, projectOf(request), request.params.queueId);
     const queue = await queueView(db, await updateQueue(db, projectOf(request), before.id, request.body as { name?: string; description?: string; filter?: QueueFilter }));
     await audit(request, `queue ${queue.name}: updated`, queueSettings(before), queueSettings(queue));
+    app.deps.queueCounts.poke();
     return { queue };
   });
 

@@ -1,21 +1,18 @@
 import type { Queryable } from '../../db/database.ts';
-import { queueFilterSql, SqlParams } from '../../core/queue-filter.ts';
 import { TRUST_LEVEL_NAMES } from '../../core/trust.ts';
 import { listQueues } from '../queues.ts';
+import { openCounts } from '../queue-counts.ts';
 
 /**
  * The figures of the dashboard's overview. Every query is bounded whatever the number of stored
  * items: volumes come from the hourly rollup (migrations/0061), reviews from the audit log by
- * time, trust levels from the authors' trust index, and queue backlogs are counted among the
- * period's newest BACKLOG_SCAN items only, up to BACKLOG_CAP (bench/overview.ts measures them on
- * 10 million items).
+ * time, trust levels from the authors' trust index, and each queue's open items from the row the
+ * background job keeps (services/queue-counts.ts). bench/overview.ts measures them on 10 million
+ * items.
  */
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
-export const BACKLOG_CAP = 10_000;
-/** Queue backlogs look at the period's newest items only, so a queue whose filter matches rarely costs no more than one that matches often. */
-export const BACKLOG_SCAN = 100_000;
 /** Hourly points for at most this long a period (more would be unreadable); days beyond. */
 export const MAX_HOURLY_PERIOD_MS = 14 * DAY_MS;
 export const MAX_PERIOD_MS = 400 * DAY_MS;
@@ -46,11 +43,20 @@ export interface Overview {
   totals: Omit<OverviewPoint, 't'>;
   series: OverviewPoint[];
   /**
-   * backlog: open items among the period's newest BACKLOG_SCAN items, at most BACKLOG_CAP;
-   * backlogCapped: there are more than BACKLOG_CAP; backlogPartial: the period holds more than
-   * BACKLOG_SCAN items, so older ones were not looked at (the figure is a lower bound).
+   * open: the queue's open items now, whatever the period, as last counted (at countedAt, in
+   * countMs); null until the queue's current filter was counted once. countError: why the last
+   * count failed (the figure, if any, is then the previous count's).
    */
-  queues: { id: string; name: string; backlog: number; backlogCapped: boolean; backlogPartial: boolean; reviewed: number; medianReviewMs: number | null }[];
+  queues: {
+    id: string;
+    name: string;
+    open: number | null;
+    countedAt: number | null;
+    countMs: number | null;
+    countError: string | null;
+    reviewed: number;
+    medianReviewMs: number | null;
+  }[];
   review: { decisions: number; medianReviewMs: number | null };
   reviewers: { actor: string; kind: 'user' | 'key'; decisions: number }[];
   actions: { name: string; count: number }[];
@@ -119,41 +125,17 @@ export async function queueFigures(db: Queryable, projectId: string, query: Over
     [projectId, query.from, query.to],
   );
   const reviews = new Map(reviewRows.map((r) => [r.queue_id, r]));
-  // The period's newest items, once for every queue: the scan is bounded whatever the filters.
-  const recentParams = [projectId, query.from, query.to, query.channelId, BACKLOG_SCAN + 1];
-  const recent = `SELECT ci.* FROM content_items ci
-    WHERE ci.project_id = $1 AND ci.created_at >= $2 AND ci.created_at < $3 AND ($4::text IS NULL OR ci.channel_id = $4)
-    ORDER BY ci.created_at DESC, ci.id DESC LIMIT $5`;
-  const [{ rows: sized }, counts] = await Promise.all([
-    db.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 FROM (${recent}) r) c`, recentParams),
-    // In parallel: on PostgreSQL each count has a pool connection of its own.
-    Promise.all(
-      queues.map(async (queue) => {
-        const params = new SqlParams(recentParams);
-        const queueParam = params.add(queue.id);
-        const where = queueFilterSql(queue.filter, params, '$1');
-        const cap = params.add(BACKLOG_CAP + 1);
-        const { rows } = await db.query<{ n: string }>(
-          `SELECT count(*) AS n FROM (
-             SELECT 1 FROM (${recent}) ci
-             WHERE ${where} AND NOT EXISTS (SELECT 1 FROM queue_resolutions r WHERE r.queue_id = ${queueParam} AND r.content_id = ci.id)
-             LIMIT ${cap}) open`,
-          params.values,
-        );
-        return Number(rows[0]!.n);
-      }),
-    ),
-  ]);
-  const partial = Number(sized[0]!.n) > BACKLOG_SCAN;
-  return queues.map((queue, i) => {
-    const backlog = counts[i]!;
+  const counts = await openCounts(db, projectId);
+  return queues.map((queue) => {
+    const count = counts.get(queue.id);
     const review = reviews.get(queue.id);
     return {
       id: queue.id,
       name: queue.name,
-      backlog: Math.min(backlog, BACKLOG_CAP),
-      backlogCapped: backlog > BACKLOG_CAP,
-      backlogPartial: partial,
+      open: count?.open ?? null,
+      countedAt: count?.countedAt ?? null,
+      countMs: count?.durationMs ?? null,
+      countError: count?.error ?? null,
       reviewed: review ? Number(review.n) : 0,
       medianReviewMs: review?.median == null ? null : Math.round(Number(review.median)),
     };

@@ -16,7 +16,8 @@ export interface Overview {
   period: { from: number; to: number; bucket: 'hour' | 'day'; channelId: string | null };
   totals: Omit<OverviewPoint, 't'>;
   series: OverviewPoint[];
-  queues: { id: string; name: string; backlog: number; backlogCapped: boolean; backlogPartial: boolean; reviewed: number; medianReviewMs: number | null }[];
+  /** open: open items now (any period), as counted at countedAt; null until the queue's filter was counted once ("counting…"). */
+  queues: { id: string; name: string; open: number | null; countedAt: number | null; countMs: number | null; countError: string | null; reviewed: number; medianReviewMs: number | null }[];
   review: { decisions: number; medianReviewMs: number | null };
   reviewers: { actor: string; kind: 'user' | 'key'; decisions: number }[];
   actions: { name: string; count: number }[];
