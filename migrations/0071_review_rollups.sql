@@ -12,7 +12,7 @@
 -- (K = 1..13, so t13 ends at 8,192 minutes, about 5.7 days), t14 from there on. The audit log is
 -- append-only, so inserts are the only change to follow.
 CREATE TABLE review_hourly (
-  project_id  text NOT NULL,
+  project_id  text NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
   hour        bigint NOT NULL,
   queue_id    text NOT NULL,
   kind        text NOT NULL,
@@ -83,12 +83,12 @@ SELECT e.project_id, e.hour, e.queue_id, e.kind, e.actor_kind, e.actor, e.action
   ) e
   GROUP BY 1, 2, 3, 4, 5, 6, 7;
 
--- Authors per trust level, striped like stats_hourly. Inserts add, deletes subtract, updates move
+-- Authors per trust level, striped like project_counters (0005). Inserts add, deletes subtract, updates move
 -- an author whose level changed (a trigger with transition tables cannot be `UPDATE OF
 -- trust_level`, so the old and new rows are compared; most author updates only touch last_seen
 -- and add nothing).
 CREATE TABLE trust_level_counts (
-  project_id   text NOT NULL,
+  project_id   text NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
   trust_level  smallint NOT NULL,
   stripe       smallint NOT NULL,
   n            bigint NOT NULL,
@@ -128,7 +128,9 @@ CREATE FUNCTION om_trust_counts_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO trust_level_counts (project_id, trust_level, stripe, n)
   SELECT a.project_id, a.trust_level, (pg_current_xact_id()::text::bigint % 8)::smallint, -count(*)
-  FROM old_authors a GROUP BY 1, 2 ORDER BY 1, 2
+  -- A project being deleted takes its counts with it (as project_counters, 0005): count nothing for it.
+  FROM old_authors a WHERE EXISTS (SELECT 1 FROM projects p WHERE p.id = a.project_id)
+  GROUP BY 1, 2 ORDER BY 1, 2
   ON CONFLICT (project_id, trust_level, stripe) DO UPDATE SET n = trust_level_counts.n + EXCLUDED.n;
   RETURN NULL;
 END

@@ -229,4 +229,16 @@ describe('overview rollups (review_hourly, trust_level_counts)', () => {
     await check('after deleting every author of a project');
     assert.deepEqual(await rolled(OTHER), {});
   });
+
+  test('deleting a project takes its rollup rows with it', async () => {
+    const gone = 'prj_rollups_gone';
+    await db.query('INSERT INTO projects (id, name, created_at) VALUES ($1, $1, 0)', [gone]);
+    await db.query(`INSERT INTO authors (id, project_id, external_id, first_seen, last_seen, created_at, updated_at) SELECT 'auth_g' || g, $1, 'g-' || g, 0, 0, 0, 0 FROM generate_series(1, 5) g`, [gone]);
+    await writeAuditEntries(db, gone, [{ kind: 'resolve', actorKeyId: null, actorUserId: 'usr_a', actorEmail: 'ana@example.test', queueId: 'que_g', itemCreatedAt: now - MINUTE }], now);
+    const rows = async () => (await db.query<{ n: number }>('SELECT ((SELECT count(*) FROM review_hourly WHERE project_id = $1) + (SELECT count(*) FROM trust_level_counts WHERE project_id = $1))::int AS n', [gone])).rows[0]!.n;
+    assert.ok((await rows()) >= 2);
+    await db.query('DELETE FROM projects WHERE id = $1', [gone]);
+    assert.equal(await rows(), 0);
+    assert.deepEqual((await trustLevels(db, P)).reduce((sum, l) => sum + l.authors, 0), (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM authors WHERE project_id = $1', [P])).rows[0]!.n);
+  });
 });
