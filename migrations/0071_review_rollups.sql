@@ -2,54 +2,58 @@
 -- (0061), so the overview reads a few thousand small rows instead of the audit log's reviews and
 -- every author of the project.
 --
--- review_hourly: one row per (project, hour of the entry, queue ('' none), kind, actor kind,
--- actor, action, stripe) for the audit kinds the overview shows: action, resolve (reviews), and
--- unresolve, trust_level (reviewers' other decisions). actor is what the reviewer list shows
--- without a lookup: the user's email as recorded in the entry, else the API key's id (named at
--- read time), else ''. action is the action's name, else its key ('' for other kinds).
--- n counts the entries; t0..t14 count those with item_created_at by time to review (created_at -
--- item_created_at) in doubling buckets: t0 under 1 minute, tK from 2^(K-1) to 2^K minutes
--- (K = 1..13, so t13 ends at 8,192 minutes, about 5.7 days), t14 from there on. The audit log is
--- append-only, so inserts are the only change to follow.
+-- review_hourly: one row per (project, hour of the entry, dimension, key, stripe) for the audit
+-- kinds the overview shows: action and resolve (reviews), unresolve and trust_level (reviewers'
+-- other decisions). Each dimension is kept on its own, so an hour has as many rows as it has
+-- queues plus reviewers plus actions, not their product:
+--   queue     key: the queue id ('' none); reviews of an item (action, resolve with item_created_at)
+--   user      key: the user's email as the entry recorded it (else the API key id, else '')
+--   key       key: the API key id ('' none), named when read so a renamed key shows its new name
+--   action    key: the action's name, else its key, else ''; kind action only
+-- n counts the entries; t0..t14 count the reviews of an item among them by time to review
+-- (created_at - item_created_at) in doubling buckets: t0 under 1 minute (and negative times,
+-- clock skew), tK from 2^(K-1) to 2^K minutes (K = 1..13, so t13 ends at 8,192 minutes, about
+-- 5.7 days), t14 from there on (src/core/review-histogram.ts holds the same bounds). The audit
+-- log is append-only, so inserts are the only change to follow.
 CREATE TABLE review_hourly (
   project_id  text NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
   hour        bigint NOT NULL,
-  queue_id    text NOT NULL,
-  kind        text NOT NULL,
-  actor_kind  text NOT NULL,
-  actor       text NOT NULL,
-  action      text NOT NULL,
+  dimension   text NOT NULL,
+  key         text NOT NULL,
   stripe      smallint NOT NULL,
   n           bigint NOT NULL,
   t0 bigint NOT NULL, t1 bigint NOT NULL, t2 bigint NOT NULL, t3 bigint NOT NULL, t4 bigint NOT NULL,
   t5 bigint NOT NULL, t6 bigint NOT NULL, t7 bigint NOT NULL, t8 bigint NOT NULL, t9 bigint NOT NULL,
   t10 bigint NOT NULL, t11 bigint NOT NULL, t12 bigint NOT NULL, t13 bigint NOT NULL, t14 bigint NOT NULL,
-  PRIMARY KEY (project_id, hour, queue_id, kind, actor_kind, actor, action, stripe)
+  PRIMARY KEY (project_id, hour, dimension, key, stripe)
 );
 
 -- width_bucket with the bucket bounds gives the number of bounds at or below the time to review:
--- 0 under a minute, 14 from 8,192 minutes.
+-- 0 under a minute, 14 from 8,192 minutes. Each entry counts once per dimension it has.
 CREATE FUNCTION om_review_rollup() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO review_hourly (project_id, hour, queue_id, kind, actor_kind, actor, action, stripe, n, t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14)
-  SELECT e.project_id, e.hour, e.queue_id, e.kind, e.actor_kind, e.actor, e.action, (pg_current_xact_id()::text::bigint % 8)::smallint, count(*),
+  INSERT INTO review_hourly (project_id, hour, dimension, key, stripe, n, t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14)
+  SELECT e.project_id, e.hour, d.dimension, d.key, (pg_current_xact_id()::text::bigint % 8)::smallint, count(*),
     count(*) FILTER (WHERE b = 0), count(*) FILTER (WHERE b = 1), count(*) FILTER (WHERE b = 2), count(*) FILTER (WHERE b = 3),
     count(*) FILTER (WHERE b = 4), count(*) FILTER (WHERE b = 5), count(*) FILTER (WHERE b = 6), count(*) FILTER (WHERE b = 7),
     count(*) FILTER (WHERE b = 8), count(*) FILTER (WHERE b = 9), count(*) FILTER (WHERE b = 10), count(*) FILTER (WHERE b = 11),
     count(*) FILTER (WHERE b = 12), count(*) FILTER (WHERE b = 13), count(*) FILTER (WHERE b = 14)
   FROM (
-    SELECT a.project_id, (a.created_at / 3600000) * 3600000 AS hour, coalesce(a.queue_id, '') AS queue_id, a.kind,
+    SELECT a.project_id, (a.created_at / 3600000) * 3600000 AS hour,
       CASE WHEN a.actor_user_id IS NOT NULL THEN 'user' ELSE 'key' END AS actor_kind,
       coalesce(a.actor_email, a.actor_key_id, '') AS actor,
-      CASE WHEN a.kind = 'action' THEN coalesce(a.action_name, a.action_key, '') ELSE '' END AS action,
-      CASE WHEN a.item_created_at IS NOT NULL THEN width_bucket(a.created_at - a.item_created_at,
+      CASE WHEN a.kind IN ('action', 'resolve') AND a.item_created_at IS NOT NULL THEN coalesce(a.queue_id, '') END AS queue,
+      CASE WHEN a.kind = 'action' THEN coalesce(a.action_name, a.action_key, '') END AS action,
+      CASE WHEN a.kind IN ('action', 'resolve') AND a.item_created_at IS NOT NULL THEN width_bucket(a.created_at - a.item_created_at,
         '{60000,120000,240000,480000,960000,1920000,3840000,7680000,15360000,30720000,61440000,122880000,245760000,491520000}'::bigint[]) END AS b
     FROM new_entries a
     WHERE a.kind IN ('action', 'resolve', 'unresolve', 'trust_level')
   ) e
-  GROUP BY 1, 2, 3, 4, 5, 6, 7
-  ORDER BY 1, 2, 3, 4, 5, 6, 7
-  ON CONFLICT (project_id, hour, queue_id, kind, actor_kind, actor, action, stripe) DO UPDATE SET
+  CROSS JOIN LATERAL (VALUES (e.actor_kind, e.actor), ('queue', e.queue), ('action', e.action)) AS d(dimension, key)
+  WHERE d.key IS NOT NULL
+  GROUP BY 1, 2, 3, 4
+  ORDER BY 1, 2, 3, 4
+  ON CONFLICT (project_id, hour, dimension, key, stripe) DO UPDATE SET
     n = review_hourly.n + EXCLUDED.n,
     t0 = review_hourly.t0 + EXCLUDED.t0, t1 = review_hourly.t1 + EXCLUDED.t1, t2 = review_hourly.t2 + EXCLUDED.t2,
     t3 = review_hourly.t3 + EXCLUDED.t3, t4 = review_hourly.t4 + EXCLUDED.t4, t5 = review_hourly.t5 + EXCLUDED.t5,
@@ -65,23 +69,26 @@ CREATE TRIGGER audit_log_review_rollup AFTER INSERT ON audit_log
   FOR EACH STATEMENT EXECUTE FUNCTION om_review_rollup();
 
 -- What was logged before this migration.
-INSERT INTO review_hourly (project_id, hour, queue_id, kind, actor_kind, actor, action, stripe, n, t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14)
-SELECT e.project_id, e.hour, e.queue_id, e.kind, e.actor_kind, e.actor, e.action, 0, count(*),
+INSERT INTO review_hourly (project_id, hour, dimension, key, stripe, n, t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14)
+SELECT e.project_id, e.hour, d.dimension, d.key, 0, count(*),
     count(*) FILTER (WHERE b = 0), count(*) FILTER (WHERE b = 1), count(*) FILTER (WHERE b = 2), count(*) FILTER (WHERE b = 3),
     count(*) FILTER (WHERE b = 4), count(*) FILTER (WHERE b = 5), count(*) FILTER (WHERE b = 6), count(*) FILTER (WHERE b = 7),
     count(*) FILTER (WHERE b = 8), count(*) FILTER (WHERE b = 9), count(*) FILTER (WHERE b = 10), count(*) FILTER (WHERE b = 11),
     count(*) FILTER (WHERE b = 12), count(*) FILTER (WHERE b = 13), count(*) FILTER (WHERE b = 14)
   FROM (
-    SELECT a.project_id, (a.created_at / 3600000) * 3600000 AS hour, coalesce(a.queue_id, '') AS queue_id, a.kind,
+    SELECT a.project_id, (a.created_at / 3600000) * 3600000 AS hour,
       CASE WHEN a.actor_user_id IS NOT NULL THEN 'user' ELSE 'key' END AS actor_kind,
       coalesce(a.actor_email, a.actor_key_id, '') AS actor,
-      CASE WHEN a.kind = 'action' THEN coalesce(a.action_name, a.action_key, '') ELSE '' END AS action,
-      CASE WHEN a.item_created_at IS NOT NULL THEN width_bucket(a.created_at - a.item_created_at,
+      CASE WHEN a.kind IN ('action', 'resolve') AND a.item_created_at IS NOT NULL THEN coalesce(a.queue_id, '') END AS queue,
+      CASE WHEN a.kind = 'action' THEN coalesce(a.action_name, a.action_key, '') END AS action,
+      CASE WHEN a.kind IN ('action', 'resolve') AND a.item_created_at IS NOT NULL THEN width_bucket(a.created_at - a.item_created_at,
         '{60000,120000,240000,480000,960000,1920000,3840000,7680000,15360000,30720000,61440000,122880000,245760000,491520000}'::bigint[]) END AS b
     FROM audit_log a
     WHERE a.kind IN ('action', 'resolve', 'unresolve', 'trust_level')
   ) e
-  GROUP BY 1, 2, 3, 4, 5, 6, 7;
+  CROSS JOIN LATERAL (VALUES (e.actor_kind, e.actor), ('queue', e.queue), ('action', e.action)) AS d(dimension, key)
+  WHERE d.key IS NOT NULL
+  GROUP BY 1, 2, 3, 4;
 
 -- Authors per trust level, striped like project_counters (0005). Inserts add, deletes subtract, updates move
 -- an author whose level changed (a trigger with transition tables cannot be `UPDATE OF

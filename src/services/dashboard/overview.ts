@@ -179,9 +179,9 @@ const roundedMedian = (counts: number[]) => {
 export async function queueReviews(db: Queryable, projectId: string, query: OverviewQuery): Promise<Map<string, { n: number; median: number | null }>> {
   const hours = reviewHours(query);
   const { rows } = await db.query<Record<string, string> & { queue_id: string }>(
-    `SELECT queue_id, ${HISTOGRAM_SUMS} FROM review_hourly
-     WHERE project_id = $1 AND hour >= $2 AND hour < $3 AND kind IN ('action', 'resolve') AND queue_id <> ''
-     GROUP BY queue_id`,
+    `SELECT key AS queue_id, ${HISTOGRAM_SUMS} FROM review_hourly
+     WHERE project_id = $1 AND hour >= $2 AND hour < $3 AND dimension = 'queue' AND key <> ''
+     GROUP BY key`,
     [projectId, hours.from, hours.to],
   );
   return new Map(
@@ -202,20 +202,20 @@ export async function reviewFigures(db: Queryable, projectId: string, query: Ove
   const period = [projectId, hours.from, hours.to];
   const [overall, reviewers, actions] = await Promise.all([
     db.query<Record<string, string>>(
-      `SELECT ${HISTOGRAM_SUMS} FROM review_hourly WHERE project_id = $1 AND hour >= $2 AND hour < $3 AND kind IN ('action', 'resolve')`,
+      `SELECT ${HISTOGRAM_SUMS} FROM review_hourly WHERE project_id = $1 AND hour >= $2 AND hour < $3 AND dimension = 'queue'`,
       period,
     ),
     // Keys are named at read time (a renamed key shows its new name), after summing per actor.
     db.query<{ actor: string; kind: 'user' | 'key'; n: string }>(
-      `SELECT coalesce(k.name || ' (API key)', nullif(r.actor, ''), 'unknown') AS actor, r.actor_kind AS kind, sum(r.n) AS n
-       FROM (SELECT actor_kind, actor, sum(n) AS n FROM review_hourly WHERE project_id = $1 AND hour >= $2 AND hour < $3 GROUP BY 1, 2) r
-       LEFT JOIN api_keys k ON k.id = r.actor
+      `SELECT coalesce(k.name || ' (API key)', nullif(r.key, ''), 'unknown') AS actor, r.dimension AS kind, sum(r.n) AS n
+       FROM (SELECT dimension, key, sum(n) AS n FROM review_hourly WHERE project_id = $1 AND hour >= $2 AND hour < $3 AND dimension IN ('user', 'key') GROUP BY 1, 2) r
+       LEFT JOIN api_keys k ON k.id = r.key
        GROUP BY 1, 2 ORDER BY 3 DESC, 1 LIMIT 10`,
       period,
     ),
     db.query<{ name: string; n: string }>(
-      `SELECT coalesce(nullif(action, ''), 'unknown') AS name, sum(n) AS n FROM review_hourly
-       WHERE project_id = $1 AND hour >= $2 AND hour < $3 AND kind = 'action'
+      `SELECT coalesce(nullif(key, ''), 'unknown') AS name, sum(n) AS n FROM review_hourly
+       WHERE project_id = $1 AND hour >= $2 AND hour < $3 AND dimension = 'action'
        GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
       period,
     ),

@@ -150,12 +150,18 @@ describe('overview rollups (review_hourly, trust_level_counts)', () => {
     const all = await exact({ from: now - 11 * DAY_MS, to: now + 1, bucket: 'day', channelId: null });
     // The trigger's buckets are those of src/core/review-histogram.ts, review by review.
     const { rows: kept } = await db.query<Record<string, string>>(
-      `SELECT ${Array.from({ length: 15 }, (_, i) => `sum(t${i})::text AS t${i}`).join(', ')} FROM review_hourly WHERE project_id = $1 AND kind IN ('action', 'resolve')`,
+      `SELECT ${Array.from({ length: 15 }, (_, i) => `sum(t${i})::text AS t${i}`).join(', ')} FROM review_hourly WHERE project_id = $1 AND dimension = 'queue'`,
       [P],
     );
     const want = new Array<number>(15).fill(0);
     for (const t of all.times) want[reviewBucketOf(t.d)]!++;
     assert.deepEqual(Array.from({ length: 15 }, (_, i) => Number(kept[0]![`t${i}`])), want);
+    // Every review has one reviewer: the reviewers' histograms add up to the same.
+    const { rows: byReviewer } = await db.query<Record<string, string>>(
+      `SELECT ${Array.from({ length: 15 }, (_, i) => `sum(t${i})::text AS t${i}`).join(', ')} FROM review_hourly WHERE project_id = $1 AND dimension IN ('user', 'key')`,
+      [P],
+    );
+    assert.deepEqual(Array.from({ length: 15 }, (_, i) => Number(byReviewer[0]![`t${i}`])), want);
     assert.ok(all.reviewers.some((r) => r.actor === 'Review bot (API key)'), 'a key is named at read time');
     assert.ok(all.reviewers.some((r) => r.actor === 'key_gone'), 'a deleted key shows its id');
     assert.ok(all.times.some((t) => t.d >= 8192 * MINUTE) && all.times.some((t) => t.d < MINUTE), 'both end buckets are used');
@@ -175,9 +181,9 @@ describe('overview rollups (review_hourly, trust_level_counts)', () => {
       assert.ok(start >= 0, marker);
       return migration.slice(start, migration.indexOf(';', start) + 1);
     };
-    const summary = `SELECT project_id, hour, queue_id, kind, actor_kind, actor, action, sum(n)::text AS n,
+    const summary = `SELECT project_id, hour, dimension, key, sum(n)::text AS n,
       ${Array.from({ length: 15 }, (_, i) => `sum(t${i})::text AS t${i}`).join(', ')}
-      FROM review_hourly GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7`;
+      FROM review_hourly GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`;
     const kept = (await db.query(summary)).rows;
     const levels = (await db.query('SELECT project_id, trust_level, sum(n)::int AS n FROM trust_level_counts GROUP BY 1, 2 HAVING sum(n) <> 0 ORDER BY 1, 2')).rows;
     assert.ok(kept.length > 50);
