@@ -209,6 +209,54 @@ async function main(): Promise<void> {
       const p50 = (part: string) => percentile([...(parts[part] ?? [0])].sort((a, b) => a - b), 50).toFixed(1);
       lines.push(`| ${name} | ${percentile(samples, 50).toFixed(1)} | ${percentile(samples, 95).toFixed(1)} | ${p50('volumes')} | ${p50('queues')} | ${p50('reviews')} | ${p50('trustLevels')} |`);
     }
+    // For comparison, the exact queries the rollups of 0071 replaced (reviews from the audit log,
+    // trust levels from every author), run in parallel as the overview ran them, per period.
+    const rawParts = async (from: number, to: number) => {
+      const period = [projectId, from, to];
+      const t0 = performance.now();
+      await Promise.all([
+        db.query(
+          `SELECT count(*) AS n, percentile_cont(0.5) WITHIN GROUP (ORDER BY created_at - item_created_at) AS median
+           FROM audit_log WHERE project_id = $1 AND created_at >= $2 AND created_at < $3 AND kind IN ('action', 'resolve') AND item_created_at IS NOT NULL`,
+          period,
+        ),
+        db.query(
+          `SELECT coalesce(a.actor_email, k.name || ' (API key)', a.actor_key_id, 'unknown') AS actor, count(*) AS n
+           FROM audit_log a LEFT JOIN api_keys k ON k.id = a.actor_key_id
+           WHERE a.project_id = $1 AND a.created_at >= $2 AND a.created_at < $3 AND a.kind IN ('action', 'resolve', 'unresolve', 'trust_level')
+           GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
+          period,
+        ),
+        db.query(
+          `SELECT coalesce(action_name, action_key, 'unknown') AS name, count(*) AS n FROM audit_log
+           WHERE project_id = $1 AND created_at >= $2 AND created_at < $3 AND kind = 'action' GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
+          period,
+        ),
+        db.query(
+          `SELECT queue_id, count(*) AS n, percentile_cont(0.5) WITHIN GROUP (ORDER BY created_at - item_created_at) AS median
+           FROM audit_log WHERE project_id = $1 AND created_at >= $2 AND created_at < $3 AND kind IN ('action', 'resolve')
+             AND queue_id IS NOT NULL AND item_created_at IS NOT NULL GROUP BY queue_id`,
+          period,
+        ),
+      ]);
+      const reviews = performance.now() - t0;
+      const t1 = performance.now();
+      await db.query('SELECT trust_level, count(*) FROM authors WHERE project_id = $1 GROUP BY 1', [projectId]);
+      return { reviews, trust: performance.now() - t1 };
+    };
+    lines.push('', 'The exact queries the review and trust level rollups replaced (audit log, every author), p50 in ms on the same data:', '', '| period | reviews (audit log) | trust levels (authors) |', '|---|---|---|');
+    for (const [name, days] of [['last 7 days', 7], ['last 30 days', 30], ['last 90 days', 90]] as const) {
+      const reviews: number[] = [];
+      const trust: number[] = [];
+      for (let i = 0; i < REQUESTS + 3; i++) {
+        const r = await rawParts(now - days * DAY, now);
+        if (i < 3) continue;
+        reviews.push(r.reviews);
+        trust.push(r.trust);
+      }
+      const p50 = (list: number[]) => percentile([...list].sort((a, b) => a - b), 50).toFixed(1);
+      lines.push(`| ${name} | ${p50(reviews)} | ${p50(trust)} |`);
+    }
     // What the rollup costs the write path: statements of WRITE_ROWS rows (a group commit's size),
     // alternately with the rollup triggers on and off, WRITE_ROUNDS rounds of WRITE_STATEMENTS each.
     const insertBatch = (first: number) =>
