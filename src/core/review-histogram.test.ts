@@ -61,3 +61,20 @@ test('an even count split across distant buckets averages both middle estimates'
   const exact = exactMedian(values);
   assert.ok(estimate > exact / 2 && estimate < exact * 2, `estimate ${estimate}, exact ${exact}`);
 });
+
+test('on realistic spreads of review times the estimate is within 10 % of the exact median', () => {
+  let seed = 42;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) + 0.5) / 2 ** 31;
+  const spreads: [string, () => number][] = [
+    ['uniform 1 minute to 2 hours', () => MINUTE + random() * 120 * MINUTE],
+    ['log-uniform 10 s to 3 days', () => 10_000 * Math.exp(random() * Math.log(25_920))],
+    ['exponential, mean 30 minutes', () => -Math.log(random()) * 30 * MINUTE],
+    ['log-normal, median 2 hours', () => 120 * MINUTE * Math.exp(1.2 * Math.sqrt(-2 * Math.log(random())) * Math.cos(2 * Math.PI * random()))],
+  ];
+  for (const [name, draw] of spreads) {
+    const values = Array.from({ length: 50_000 }, draw);
+    const exact = exactMedian(values);
+    const estimate = histogramMedian(histogram(values))!;
+    assert.ok(Math.abs(estimate - exact) / exact < 0.1, `${name}: estimate ${estimate}, exact ${exact}`);
+  }
+});
