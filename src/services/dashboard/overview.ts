@@ -52,15 +52,15 @@ export interface Overview {
    * BACKLOG_SCAN items, so older ones were not looked at (the figure is a lower bound).
    */
   queues: { id: string; name: string; backlog: number; backlogCapped: boolean; backlogPartial: boolean; reviewed: number; medianReviewMs: number | null }[];
-  /**
-   * The whole hours the review figures (queues' reviewed and medianReviewMs, review, reviewers,
-   * actions) cover: the period widened to whole hours, as kept by the review_hourly rollup.
-   */
-  reviewPeriod: { from: number; to: number };
-  /** medianReviewMs here and per queue: estimated from doubling buckets (src/core/review-histogram.ts), within a factor of two. */
   review: { decisions: number; medianReviewMs: number | null };
   reviewers: { actor: string; kind: 'user' | 'key'; decisions: number }[];
   actions: { name: string; count: number }[];
+  /**
+   * The whole hours the review figures (queues' reviewed and medianReviewMs, review, reviewers,
+   * actions) cover: the period widened to whole hours, as kept by the review_hourly rollup. The
+   * medians are estimated from doubling buckets (src/core/review-histogram.ts), within a factor of two.
+   */
+  reviewPeriod: { from: number; to: number };
   trustLevels: { level: number; name: string; authors: number }[];
   /** How long each part took on the server (ms), for the benchmark and slow-store diagnosis. */
   timings: Record<string, number>;

@@ -17,12 +17,11 @@ export interface Overview {
   totals: Omit<OverviewPoint, 't'>;
   series: OverviewPoint[];
   queues: { id: string; name: string; backlog: number; backlogCapped: boolean; backlogPartial: boolean; reviewed: number; medianReviewMs: number | null }[];
-  /** The whole hours the review figures cover (the period widened to whole hours). */
-  reviewPeriod: { from: number; to: number };
-  /** medianReviewMs (here and per queue) is estimated from a histogram: within a factor of two, usually much closer. */
   review: { decisions: number; medianReviewMs: number | null };
   reviewers: { actor: string; kind: 'user' | 'key'; decisions: number }[];
   actions: { name: string; count: number }[];
+  /** The whole hours the review figures cover (the period widened to whole hours); their medians are estimates, within a factor of two. */
+  reviewPeriod: { from: number; to: number };
   trustLevels: { level: number; name: string; authors: number }[];
   channels: { id: string; key: string; name: string }[];
 }
