@@ -14,18 +14,23 @@
  * it recounts every queue's open items (the background job of src/services/queue-counts.ts, which
  * the overview reads) and reports each count's time at this size; the job's interval is set to a
  * day so no recount runs during the timed requests. Last, it measures what
- * the rollup trigger costs an INSERT of a group commit's size (BENCH_WRITE_ROWS items), with the
- * trigger on and off in turn.
+ * the rollup triggers cost the write path, each with its trigger on and off in turn: an INSERT of
+ * items of a group commit's size (BENCH_WRITE_ROWS items), the authors' upsert of those sightings
+ * (BENCH_WRITE_ROWS existing authors), and audit entries as writeAuditEntries appends them (1 and
+ * BENCH_WRITE_ROWS entries). BENCH_ITEMS, BENCH_AUTHORS and BENCH_REVIEWS size the seed (a smaller
+ * run for a quick check: BENCH_ITEMS=500000 BENCH_AUTHORS=50000 BENCH_REVIEWS=20000).
  */
 import { randomBytes } from 'node:crypto';
 import { createTestDatabaseUrl } from '../src/db/testing.ts';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
+import { writeAuditEntries, type AuditEntryInput } from '../src/services/audit.ts';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000_000);
 const CHUNK = Number(process.env.BENCH_CHUNK ?? 1_000_000);
 const AUTHORS = Number(process.env.BENCH_AUTHORS ?? 500_000);
 const REVIEWS = Number(process.env.BENCH_REVIEWS ?? 200_000);
+const REVIEW_CHUNK = Number(process.env.BENCH_REVIEW_CHUNK ?? 10_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20);
 const WRITE_ROWS = Number(process.env.BENCH_WRITE_ROWS ?? 20);
 const WRITE_STATEMENTS = Number(process.env.BENCH_WRITE_STATEMENTS ?? 300);
@@ -121,34 +126,41 @@ async function main(): Promise<void> {
       if (!body.queue) throw new Error(`queue ${name}: ${r.status} ${JSON.stringify(body)}`);
       queueIds.push(body.queue.id);
     }
-    // Reviews of flagged items in the "Flagged" queue: an action or a resolution, minutes to hours after submission.
-    await db.query(
-      `WITH picked AS (
-         SELECT g, 'cnt_bench_' || (g * 10 * 7 + 1) AS content_id FROM generate_series(0, $3::int - 1) AS g
-       ), reviewed AS (
-         SELECT p.g, ci.id, ci.external_id, ci.author_id, ci.created_at, ci.created_at + (60000 + random() * 7200000)::bigint AS at
-         FROM picked p JOIN content_items ci ON ci.id = p.content_id
-       ), audit AS (
-         INSERT INTO audit_log (id, project_id, kind, actor_key_id, actor_user_id, actor_email, action_id, action_key, action_name, action_type, queue_id,
-           content_id, content_external_id, author_id, value, comment, item_created_at, created_at)
-         SELECT 'aud_bench_' || r.g, $1, CASE WHEN r.g % 3 = 0 THEN 'resolve' ELSE 'action' END, NULL, 'usr_bench_' || (r.g % 12), 'moderator' || (r.g % 12) || '@example.test',
-           CASE WHEN r.g % 3 = 0 THEN NULL ELSE 'act_' || (r.g % 4) END, CASE WHEN r.g % 3 = 0 THEN NULL ELSE (ARRAY['reject','allow','warn','ban'])[1 + r.g % 4] END,
-           CASE WHEN r.g % 3 = 0 THEN NULL ELSE (ARRAY['Reject','Allow','Warn author','Ban author'])[1 + r.g % 4] END, NULL, $2,
-           r.id, r.external_id, r.author_id, NULL, NULL, r.created_at, r.at
-         FROM reviewed r
-       )
-       INSERT INTO queue_resolutions (queue_id, content_id, project_id, resolved_at, resolved_by, comment)
-       SELECT $2, r.id, $1, r.at, NULL, NULL FROM reviewed r`,
-      [projectId, queueIds[1], REVIEWS],
-    );
+    // Reviews in the "Flagged" queue, evenly spread over the items (so over the 90 days): an action or
+    // a resolution, minutes to hours after submission. INSERT statements of REVIEW_CHUNK entries, so
+    // the review rollup's trigger (0071) keeps review_hourly as the write path's appends do.
+    const stride = Math.max(1, Math.floor(ITEMS / REVIEWS));
+    for (let first = 0; first < REVIEWS; first += REVIEW_CHUNK) {
+      await db.query(
+        `WITH picked AS (
+           SELECT g, 'cnt_bench_' || (g * $5::bigint + 1) AS content_id FROM generate_series($4::int, LEAST($3::int, $4::int + $6::int) - 1) AS g
+         ), reviewed AS (
+           SELECT p.g, ci.id, ci.external_id, ci.author_id, ci.created_at, ci.created_at + (60000 + random() * 7200000)::bigint AS at
+           FROM picked p JOIN content_items ci ON ci.id = p.content_id
+         ), audit AS (
+           INSERT INTO audit_log (id, project_id, kind, actor_key_id, actor_user_id, actor_email, action_id, action_key, action_name, action_type, queue_id,
+             content_id, content_external_id, author_id, value, comment, item_created_at, created_at)
+           SELECT 'aud_bench_' || r.g, $1, CASE WHEN r.g % 3 = 0 THEN 'resolve' ELSE 'action' END, NULL, 'usr_bench_' || (r.g % 12), 'moderator' || (r.g % 12) || '@example.test',
+             CASE WHEN r.g % 3 = 0 THEN NULL ELSE 'act_' || (r.g % 4) END, CASE WHEN r.g % 3 = 0 THEN NULL ELSE (ARRAY['reject','allow','warn','ban'])[1 + r.g % 4] END,
+             CASE WHEN r.g % 3 = 0 THEN NULL ELSE (ARRAY['Reject','Allow','Warn author','Ban author'])[1 + r.g % 4] END, NULL, $2,
+             r.id, r.external_id, r.author_id, NULL, NULL, r.created_at, r.at
+           FROM reviewed r
+         )
+         INSERT INTO queue_resolutions (queue_id, content_id, project_id, resolved_at, resolved_by, comment)
+         SELECT $2, r.id, $1, r.at, NULL, NULL FROM reviewed r`,
+        [projectId, queueIds[1], REVIEWS, first, stride, REVIEW_CHUNK],
+      );
+    }
     const reviewSeconds = seconds(started);
     started = performance.now();
     // Steady state: autovacuum would have analysed (and, for insert-only tables, vacuumed) them.
-    for (const table of ['content_items', 'authors', 'audit_log', 'queue_resolutions', 'stats_hourly']) await db.query(`VACUUM ANALYZE ${table}`);
+    for (const table of ['content_items', 'authors', 'audit_log', 'queue_resolutions', 'stats_hourly', 'review_hourly', 'trust_level_counts']) await db.query(`VACUUM ANALYZE ${table}`);
     const vacuumSeconds = seconds(started);
-    const { rows: sizes } = await db.query<{ items: string; rollup: string; rollup_rows: string }>(
+    const { rows: sizes } = await db.query<{ items: string; rollup: string; rollup_rows: string; reviews: string; review_rows: string; audit: string; audit_rows: string }>(
       `SELECT pg_size_pretty(pg_total_relation_size('content_items')) AS items, pg_size_pretty(pg_total_relation_size('stats_hourly')) AS rollup,
-         (SELECT count(*) FROM stats_hourly)::text AS rollup_rows`,
+         (SELECT count(*) FROM stats_hourly)::text AS rollup_rows,
+         pg_size_pretty(pg_total_relation_size('review_hourly')) AS reviews, (SELECT count(*) FROM review_hourly)::text AS review_rows,
+         pg_size_pretty(pg_total_relation_size('audit_log')) AS audit, (SELECT count(*) FROM audit_log WHERE kind IN ('action', 'resolve'))::text AS audit_rows`,
     );
 
     // The queues' open counts, made afresh now that the seed is complete (the first ones ran while it was written).
@@ -175,6 +187,11 @@ async function main(): Promise<void> {
     });
     const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
     const truth = await db.query<{ n: string }>('SELECT count(*) AS n FROM content_items WHERE project_id = $1 AND created_at >= $2 AND created_at < $3', [projectId, Math.floor((now - 7 * DAY) / DAY) * DAY, now]);
+    // The review figures cover the period's whole hours (now is on the hour).
+    const reviewTruth = await db.query<{ n: string }>(
+      `SELECT count(*) AS n FROM audit_log WHERE project_id = $1 AND created_at >= $2 AND created_at < $3 AND kind IN ('action', 'resolve') AND item_created_at IS NOT NULL`,
+      [projectId, now - 7 * DAY, now],
+    );
 
     const cases: [string, string][] = [
       ['last 24 hours, per hour', `from=${now - DAY}&to=${now}&bucket=hour`],
@@ -186,7 +203,7 @@ async function main(): Promise<void> {
     ];
     const lines = [
       `Overview of one project with ${ITEMS.toLocaleString('en-US')} stored items (90 days, 2 channels, 10 % flagged), ${AUTHORS.toLocaleString('en-US')} authors, 4 queues, ${REVIEWS.toLocaleString('en-US')} reviews; PostgreSQL 15, ${REQUESTS} sequential requests per case after 3 warm-up.`,
-      `Seeding: authors ${authorSeconds} s, items ${itemSeconds} s (rollup triggers on, chunks of ${CHUNK.toLocaleString('en-US')}), reviews ${reviewSeconds} s, VACUUM ANALYZE ${vacuumSeconds} s. content_items ${sizes[0]!.items}; stats_hourly ${sizes[0]!.rollup} (${sizes[0]!.rollup_rows} rows).`,
+      `Seeding: authors ${authorSeconds} s, items ${itemSeconds} s (rollup triggers on, chunks of ${CHUNK.toLocaleString('en-US')}), reviews ${reviewSeconds} s (chunks of ${REVIEW_CHUNK.toLocaleString('en-US')}), VACUUM ANALYZE ${vacuumSeconds} s. content_items ${sizes[0]!.items}; stats_hourly ${sizes[0]!.rollup} (${sizes[0]!.rollup_rows} rows); audit_log ${sizes[0]!.audit} (${Number(sizes[0]!.audit_rows).toLocaleString('en-US')} reviews); review_hourly ${sizes[0]!.reviews} (${sizes[0]!.review_rows} rows).`,
       '',
       `Queue counts (the background recount, one queue after another, all four in ${countSeconds} s):`,
       '',
@@ -203,11 +220,14 @@ async function main(): Promise<void> {
       for (let i = 0; i < REQUESTS + 3; i++) {
         const t0 = performance.now();
         const res = await fetch(`${server.url}/dashboard/api/projects/${projectId}/overview?${query}`, { headers: { cookie } });
-        const body = (await res.json()) as { totals?: { submissions: number }; timings?: Record<string, number> };
+        const body = (await res.json()) as { totals?: { submissions: number }; review?: { decisions: number }; timings?: Record<string, number> };
         const elapsed = performance.now() - t0;
         if (res.status !== 200 || !body.totals) throw new Error(`overview ${query}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
         if (name === 'last 7 days, per day' && body.totals.submissions !== Number(truth.rows[0]!.n)) {
           throw new Error(`the rollup says ${body.totals.submissions} submissions in 7 days, the items ${truth.rows[0]!.n}`);
+        }
+        if (name === 'last 7 days, per hour' && body.review?.decisions !== Number(reviewTruth.rows[0]!.n)) {
+          throw new Error(`the review rollup says ${body.review?.decisions} reviews in 7 days, the audit log ${reviewTruth.rows[0]!.n}`);
         }
         if (i < 3) continue;
         samples.push(elapsed);
@@ -216,6 +236,54 @@ async function main(): Promise<void> {
       samples.sort((a, b) => a - b);
       const p50 = (part: string) => percentile([...(parts[part] ?? [0])].sort((a, b) => a - b), 50).toFixed(1);
       lines.push(`| ${name} | ${percentile(samples, 50).toFixed(1)} | ${percentile(samples, 95).toFixed(1)} | ${p50('volumes')} | ${p50('queues')} | ${p50('reviews')} | ${p50('trustLevels')} |`);
+    }
+    // For comparison, the exact queries the rollups of 0071 replaced (reviews from the audit log,
+    // trust levels from every author), run in parallel as the overview ran them, per period.
+    const rawParts = async (from: number, to: number) => {
+      const period = [projectId, from, to];
+      const t0 = performance.now();
+      await Promise.all([
+        db.query(
+          `SELECT count(*) AS n, percentile_cont(0.5) WITHIN GROUP (ORDER BY created_at - item_created_at) AS median
+           FROM audit_log WHERE project_id = $1 AND created_at >= $2 AND created_at < $3 AND kind IN ('action', 'resolve') AND item_created_at IS NOT NULL`,
+          period,
+        ),
+        db.query(
+          `SELECT coalesce(a.actor_email, k.name || ' (API key)', a.actor_key_id, 'unknown') AS actor, count(*) AS n
+           FROM audit_log a LEFT JOIN api_keys k ON k.id = a.actor_key_id
+           WHERE a.project_id = $1 AND a.created_at >= $2 AND a.created_at < $3 AND a.kind IN ('action', 'resolve', 'unresolve', 'trust_level')
+           GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
+          period,
+        ),
+        db.query(
+          `SELECT coalesce(action_name, action_key, 'unknown') AS name, count(*) AS n FROM audit_log
+           WHERE project_id = $1 AND created_at >= $2 AND created_at < $3 AND kind = 'action' GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
+          period,
+        ),
+        db.query(
+          `SELECT queue_id, count(*) AS n, percentile_cont(0.5) WITHIN GROUP (ORDER BY created_at - item_created_at) AS median
+           FROM audit_log WHERE project_id = $1 AND created_at >= $2 AND created_at < $3 AND kind IN ('action', 'resolve')
+             AND queue_id IS NOT NULL AND item_created_at IS NOT NULL GROUP BY queue_id`,
+          period,
+        ),
+      ]);
+      const reviews = performance.now() - t0;
+      const t1 = performance.now();
+      await db.query('SELECT trust_level, count(*) FROM authors WHERE project_id = $1 GROUP BY 1', [projectId]);
+      return { reviews, trust: performance.now() - t1 };
+    };
+    lines.push('', 'The exact queries the review and trust level rollups replaced (audit log, every author), p50 in ms on the same data:', '', '| period | reviews (audit log) | trust levels (authors) |', '|---|---|---|');
+    for (const [name, days] of [['last 7 days', 7], ['last 30 days', 30], ['last 90 days', 90]] as const) {
+      const reviews: number[] = [];
+      const trust: number[] = [];
+      for (let i = 0; i < REQUESTS + 3; i++) {
+        const r = await rawParts(now - days * DAY, now);
+        if (i < 3) continue;
+        reviews.push(r.reviews);
+        trust.push(r.trust);
+      }
+      const p50 = (list: number[]) => percentile([...list].sort((a, b) => a - b), 50).toFixed(1);
+      lines.push(`| ${name} | ${p50(reviews)} | ${p50(trust)} |`);
     }
     // What the rollup costs the write path: statements of WRITE_ROWS rows (a group commit's size),
     // alternately with the rollup triggers on and off, WRITE_ROUNDS rounds of WRITE_STATEMENTS each.
@@ -230,21 +298,61 @@ async function main(): Promise<void> {
          FROM generate_series($4::bigint, $4::bigint + $5::bigint - 1) AS g`,
         [projectId, mainChannel, now - 1, first, WRITE_ROWS],
       );
-    const costs: Record<'on' | 'off', number[]> = { on: [], off: [] };
-    let next = 1;
-    for (let round = 0; round < WRITE_ROUNDS; round++) {
-      for (const mode of ['off', 'on'] as const) {
-        await db.query(`ALTER TABLE content_items ${mode === 'on' ? 'ENABLE' : 'DISABLE'} TRIGGER content_items_stats`);
-        const t0 = performance.now();
-        for (let i = 0; i < WRITE_STATEMENTS; i++, next += WRITE_ROWS) await insertBatch(next);
-        costs[mode].push(((performance.now() - t0) * 1000) / WRITE_STATEMENTS);
-      }
-    }
-    await db.query('ALTER TABLE content_items ENABLE TRIGGER content_items_stats');
     const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+    /** µs per statement, WRITE_ROUNDS alternating rounds of WRITE_STATEMENTS with the triggers off and on. */
+    const writeCost = async (table: string, triggers: string[], statement: (i: number) => Promise<unknown>) => {
+      const costs: Record<'on' | 'off', number[]> = { on: [], off: [] };
+      let i = 0;
+      for (let round = 0; round < WRITE_ROUNDS; round++) {
+        for (const mode of ['off', 'on'] as const) {
+          for (const trigger of triggers) await db.query(`ALTER TABLE ${table} ${mode === 'on' ? 'ENABLE' : 'DISABLE'} TRIGGER ${trigger}`);
+          const t0 = performance.now();
+          for (let n = 0; n < WRITE_STATEMENTS; n++, i++) await statement(i);
+          costs[mode].push(((performance.now() - t0) * 1000) / WRITE_STATEMENTS);
+        }
+      }
+      for (const trigger of triggers) await db.query(`ALTER TABLE ${table} ENABLE TRIGGER ${trigger}`);
+      return `median ${median(costs.off).toFixed(0)} µs per statement without, ${median(costs.on).toFixed(0)} µs with (rounds off: ${costs.off.map((c) => c.toFixed(0)).join(', ')}; on: ${costs.on.map((c) => c.toFixed(0)).join(', ')})`;
+    };
+    const itemsCost = await writeCost('content_items', ['content_items_stats'], (i) => insertBatch(1 + i * WRITE_ROWS));
+    // The write path's authors upsert for a group commit's sightings of existing authors (last_seen and
+    // counts move, the trust level does not: the common case the UPDATE trigger compares and skips).
+    const upsertAuthors = (first: number, level: boolean) =>
+      db.query(
+        `INSERT INTO authors AS a (id, project_id, external_id, first_seen, last_seen, created_at, updated_at)
+         SELECT 'auth_bench_' || (1 + g % $3::bigint), $1, 'user-' || (1 + g % $3::bigint), $2::bigint, $2::bigint, $2::bigint, $2::bigint
+         FROM generate_series($4::bigint, $4::bigint + $5::bigint - 1) AS g
+         ORDER BY 3
+         ON CONFLICT (project_id, external_id) DO UPDATE SET last_seen = GREATEST(a.last_seen, EXCLUDED.last_seen), updated_at = EXCLUDED.updated_at,
+           total_content = a.total_content + 1${level ? ', trust_level = (a.trust_level + 1) % 5' : ''}`,
+        [projectId, now, AUTHORS, first * 7919, WRITE_ROWS],
+      );
+    const trustTriggers = ['authors_trust_counts_inserted', 'authors_trust_counts_updated', 'authors_trust_counts_deleted'];
+    const authorsCost = await writeCost('authors', trustTriggers, (i) => upsertAuthors(i, false));
+    const authorsLevelCost = await writeCost('authors', trustTriggers, (i) => upsertAuthors(i, true));
+    // Audit entries as the write path appends them (one statement per action or resolution, with every item's entry).
+    const auditEntries = (count: number, i: number): AuditEntryInput[] =>
+      Array.from({ length: count }, (_, k) => ({
+        kind: k % 3 === 0 ? 'resolve' : 'action',
+        actorKeyId: null,
+        actorUserId: `usr_bench_${i % 12}`,
+        actorEmail: `moderator${i % 12}@example.test`,
+        action: k % 3 === 0 ? null : { id: 'act_1', key: 'allow', name: 'Allow', type: null },
+        queueId: queueIds[1]!,
+        contentId: `cnt_bench_${1 + ((i * WRITE_ROWS + k) % ITEMS)}`,
+        itemCreatedAt: now - 1 - ((i * 7 + k) % 200) * 60_000,
+      }));
+    const auditOneCost = await writeCost('audit_log', ['audit_log_review_rollup'], (i) => writeAuditEntries(db, projectId, auditEntries(1, i), now - 1));
+    const auditManyCost = await writeCost('audit_log', ['audit_log_review_rollup'], (i) => writeAuditEntries(db, projectId, auditEntries(WRITE_ROWS, i), now - 1));
     lines.push(
       '',
-      `Write cost: INSERT statements of ${WRITE_ROWS} items (10 % flagged), ${WRITE_ROUNDS} alternating rounds of ${WRITE_STATEMENTS}: median ${median(costs.off).toFixed(0)} µs per statement without the rollup trigger, ${median(costs.on).toFixed(0)} µs with it (rounds off: ${costs.off.map((c) => c.toFixed(0)).join(', ')}; on: ${costs.on.map((c) => c.toFixed(0)).join(', ')}).`,
+      `Write cost, ${WRITE_ROUNDS} alternating rounds of ${WRITE_STATEMENTS} statements with the trigger(s) off and on:`,
+      '',
+      `- INSERT of ${WRITE_ROWS} items (10 % flagged), stats_hourly trigger: ${itemsCost}.`,
+      `- authors upsert of ${WRITE_ROWS} existing authors, no level change, trust_level_counts triggers: ${authorsCost}.`,
+      `- the same upsert moving every author's level: ${authorsLevelCost}.`,
+      `- writeAuditEntries of 1 review, review_hourly trigger: ${auditOneCost}.`,
+      `- writeAuditEntries of ${WRITE_ROWS} reviews: ${auditManyCost}.`,
     );
     lines.push('', `Check: the 7-day total of the rollup equals count(*) of the items (${Number(truth.rows[0]!.n).toLocaleString('en-US')}); the "Everything" queue's open count equals the number of items.`);
     console.log(lines.join('\n'));

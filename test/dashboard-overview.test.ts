@@ -133,6 +133,43 @@ describe('dashboard API: overview', () => {
     const authors = await t.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM authors WHERE project_id = $1', [t.projectId]);
     assert.equal(Object.values(levels).reduce((a: number, b) => a + (b as number), 0), authors.rows[0]!.n);
     assert.ok(after.timings.volumes >= 0);
+    assert.equal(after.reviewPeriod.from, Math.floor(after.period.from / HOUR) * HOUR, 'review figures cover whole hours');
+    assert.equal(after.reviewPeriod.to, Math.ceil(after.period.to / HOUR) * HOUR);
+  });
+
+  test('trust levels follow new authors, manual levels, resubmissions and deletes', async () => {
+    const exactLevels = async () => {
+      const { rows } = await t.server.db.query<{ level: number; n: number }>('SELECT trust_level AS level, count(*)::int AS n FROM authors WHERE project_id = $1 GROUP BY 1', [t.projectId]);
+      return Object.fromEntries(rows.map((r) => [r.level, r.n]));
+    };
+    const shown = async () => {
+      const r = await admin.call('GET', `${P()}/overview`);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return Object.fromEntries(r.body.trustLevels.filter((l: any) => l.authors > 0).map((l: any) => [l.level, l.authors]));
+    };
+    for (const id of ['tl-a', 'tl-b', 'tl-c']) {
+      const created = await t.request('POST', '/v1/authors', { body: { external_id: id } });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+    }
+    assert.deepEqual(await shown(), await exactLevels());
+    const before = await shown();
+    const set = await t.request('PUT', '/v1/authors/tl-a', { body: { manual_trust_level: 4 } });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    assert.equal(set.body.trust_level.level, 4);
+    const moved = await shown();
+    assert.equal(moved[4] ?? 0, (before[4] ?? 0) + 1, 'the author moved to level 4');
+    assert.deepEqual(moved, await exactLevels());
+    await t.request('PUT', '/v1/authors/tl-b', { body: { manual_trust_level: -1 } });
+    await moderate('tl-item-1', 'you are a complete idiot', { authorId: 'tl-b' });
+    await moderate('tl-item-1', 'you are a complete idiot and a moron', { authorId: 'tl-b' });
+    await moderate('tl-item-2', 'hello there', { authorId: 'tl-new' });
+    await t.request('PUT', '/v1/authors/tl-b', { body: { manual_trust_level: null } });
+    assert.deepEqual(await shown(), await exactLevels());
+    const deleted = await t.request('DELETE', '/v1/authors/tl-a');
+    assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+    const after = await shown();
+    assert.equal(after[4] ?? 0, (moved[4] ?? 0) - 1, 'the deleted author is no longer counted');
+    assert.deepEqual(after, await exactLevels());
   });
 
   test('bad periods answer 400 {code, message, issues}', async () => {

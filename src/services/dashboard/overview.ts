@@ -1,14 +1,15 @@
 import type { Queryable } from '../../db/database.ts';
 import { TRUST_LEVEL_NAMES } from '../../core/trust.ts';
+import { histogramMedian, REVIEW_BUCKETS } from '../../core/review-histogram.ts';
 import { listQueues } from '../queues.ts';
 import { openCounts } from '../queue-counts.ts';
 
 /**
  * The figures of the dashboard's overview. Every query is bounded whatever the number of stored
- * items: volumes come from the hourly rollup (migrations/0061), reviews from the audit log by
- * time, trust levels from the authors' trust index, and each queue's open items from the row the
- * background job keeps (services/queue-counts.ts). bench/overview.ts measures them on 10 million
- * items.
+ * items: volumes come from the hourly rollup (migrations/0061), reviews and trust levels from the
+ * rollups of migrations/0071 (review_hourly, trust_level_counts), and each queue's open items from
+ * the row the background job keeps (services/queue-counts.ts). bench/overview.ts measures them on
+ * 10 million items.
  */
 
 export const HOUR_MS = 3_600_000;
@@ -60,6 +61,12 @@ export interface Overview {
   review: { decisions: number; medianReviewMs: number | null };
   reviewers: { actor: string; kind: 'user' | 'key'; decisions: number }[];
   actions: { name: string; count: number }[];
+  /**
+   * The whole hours the review figures (queues' reviewed and medianReviewMs, review, reviewers,
+   * actions) cover: the period widened to whole hours, as kept by the review_hourly rollup. The
+   * medians are estimated from doubling buckets (src/core/review-histogram.ts), within a factor of two.
+   */
+  reviewPeriod: { from: number; to: number };
   trustLevels: { level: number; name: string; authors: number }[];
   /** How long each part took on the server (ms), for the benchmark and slow-store diagnosis. */
   timings: Record<string, number>;
@@ -117,14 +124,7 @@ export async function volumeSeries(db: Queryable, projectId: string, query: Over
 
 export async function queueFigures(db: Queryable, projectId: string, query: OverviewQuery): Promise<Overview['queues']> {
   const queues = await listQueues(db, projectId);
-  const { rows: reviewRows } = await db.query<{ queue_id: string; n: string; median: number | null }>(
-    `SELECT queue_id, count(*) AS n, percentile_cont(0.5) WITHIN GROUP (ORDER BY created_at - item_created_at) AS median
-     FROM audit_log WHERE project_id = $1 AND created_at >= $2 AND created_at < $3 AND kind IN ('action', 'resolve')
-       AND queue_id IS NOT NULL AND item_created_at IS NOT NULL
-     GROUP BY queue_id`,
-    [projectId, query.from, query.to],
-  );
-  const reviews = new Map(reviewRows.map((r) => [r.queue_id, r]));
+  const reviews = await queueReviews(db, projectId, query);
   const counts = await openCounts(db, projectId);
   return queues.map((queue) => {
     const count = counts.get(queue.id);
@@ -142,38 +142,78 @@ export async function queueFigures(db: Queryable, projectId: string, query: Over
   });
 }
 
+/** The whole hours the review figures cover: the period widened to whole hours, as the volumes' hourly points. */
+export function reviewHours(query: OverviewQuery): { from: number; to: number } {
+  return { from: Math.floor(query.from / HOUR_MS) * HOUR_MS, to: Math.ceil(query.to / HOUR_MS) * HOUR_MS };
+}
+
+const HISTOGRAM_SUMS = Array.from({ length: REVIEW_BUCKETS }, (_, i) => `sum(t${i})::text AS t${i}`).join(', ');
+const histogramOf = (row: Record<string, unknown> | undefined) => Array.from({ length: REVIEW_BUCKETS }, (_, i) => Number(row?.[`t${i}`] ?? 0));
+const roundedMedian = (counts: number[]) => {
+  const median = histogramMedian(counts);
+  return median === null ? null : Math.round(median);
+};
+
+/**
+ * Reviews (actions and resolutions of an item) per queue in the period's hours, from the
+ * review_hourly rollup (migrations/0071); the median is estimated from its histogram.
+ */
+export async function queueReviews(db: Queryable, projectId: string, query: OverviewQuery): Promise<Map<string, { n: number; median: number | null }>> {
+  const hours = reviewHours(query);
+  const { rows } = await db.query<Record<string, string> & { queue_id: string }>(
+    `SELECT key AS queue_id, ${HISTOGRAM_SUMS} FROM review_hourly
+     WHERE project_id = $1 AND hour >= $2 AND hour < $3 AND dimension = 'queue' AND key <> ''
+     GROUP BY key`,
+    [projectId, hours.from, hours.to],
+  );
+  return new Map(
+    rows.map((row) => {
+      const counts = histogramOf(row);
+      return [row.queue_id, { n: counts.reduce((a, b) => a + b, 0), median: roundedMedian(counts) }];
+    }),
+  );
+}
+
+/**
+ * Decisions and the median time to review (actions and resolutions of items), the top reviewers
+ * (also counting unresolves and trust level changes) and actions, from the review_hourly rollup
+ * over the period's whole hours (reviewHours).
+ */
 export async function reviewFigures(db: Queryable, projectId: string, query: OverviewQuery) {
-  const period = [projectId, query.from, query.to];
+  const hours = reviewHours(query);
+  const period = [projectId, hours.from, hours.to];
   const [overall, reviewers, actions] = await Promise.all([
-    db.query<{ n: string; median: number | null }>(
-      `SELECT count(*) AS n, percentile_cont(0.5) WITHIN GROUP (ORDER BY created_at - item_created_at) AS median
-       FROM audit_log WHERE project_id = $1 AND created_at >= $2 AND created_at < $3 AND kind IN ('action', 'resolve') AND item_created_at IS NOT NULL`,
+    db.query<Record<string, string>>(
+      `SELECT ${HISTOGRAM_SUMS} FROM review_hourly WHERE project_id = $1 AND hour >= $2 AND hour < $3 AND dimension = 'queue'`,
       period,
     ),
+    // Keys are named at read time (a renamed key shows its new name), after summing per actor.
     db.query<{ actor: string; kind: 'user' | 'key'; n: string }>(
-      `SELECT coalesce(a.actor_email, k.name || ' (API key)', a.actor_key_id, 'unknown') AS actor, CASE WHEN a.actor_user_id IS NOT NULL THEN 'user' ELSE 'key' END AS kind, count(*) AS n
-       FROM audit_log a LEFT JOIN api_keys k ON k.id = a.actor_key_id
-       WHERE a.project_id = $1 AND a.created_at >= $2 AND a.created_at < $3 AND a.kind IN ('action', 'resolve', 'unresolve', 'trust_level')
+      `SELECT coalesce(k.name || ' (API key)', nullif(r.key, ''), 'unknown') AS actor, r.dimension AS kind, sum(r.n) AS n
+       FROM (SELECT dimension, key, sum(n) AS n FROM review_hourly WHERE project_id = $1 AND hour >= $2 AND hour < $3 AND dimension IN ('user', 'key') GROUP BY 1, 2) r
+       LEFT JOIN api_keys k ON k.id = r.key
        GROUP BY 1, 2 ORDER BY 3 DESC, 1 LIMIT 10`,
       period,
     ),
     db.query<{ name: string; n: string }>(
-      `SELECT coalesce(action_name, action_key, 'unknown') AS name, count(*) AS n FROM audit_log
-       WHERE project_id = $1 AND created_at >= $2 AND created_at < $3 AND kind = 'action'
+      `SELECT coalesce(nullif(key, ''), 'unknown') AS name, sum(n) AS n FROM review_hourly
+       WHERE project_id = $1 AND hour >= $2 AND hour < $3 AND dimension = 'action'
        GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
       period,
     ),
   ]);
-  const o = overall.rows[0];
+  const counts = histogramOf(overall.rows[0]);
   return {
-    review: { decisions: Number(o?.n ?? 0), medianReviewMs: o?.median == null ? null : Math.round(Number(o.median)) },
+    reviewPeriod: hours,
+    review: { decisions: counts.reduce((a, b) => a + b, 0), medianReviewMs: roundedMedian(counts) },
     reviewers: reviewers.rows.map((r) => ({ actor: r.actor, kind: r.kind, decisions: Number(r.n) })),
     actions: actions.rows.map((r) => ({ name: r.name, count: Number(r.n) })),
   };
 }
 
 export async function trustLevels(db: Queryable, projectId: string): Promise<Overview['trustLevels']> {
-  const { rows } = await db.query<{ level: number; n: string }>('SELECT trust_level AS level, count(*) AS n FROM authors WHERE project_id = $1 GROUP BY 1 ORDER BY 1', [projectId]);
+  // Kept on write by the authors' triggers (migrations/0071): 8 stripes per level, whatever the number of authors.
+  const { rows } = await db.query<{ level: number; n: string }>('SELECT trust_level AS level, sum(n) AS n FROM trust_level_counts WHERE project_id = $1 GROUP BY 1 ORDER BY 1', [projectId]);
   const counts = new Map(rows.map((r) => [Number(r.level), Number(r.n)]));
   return Object.keys(TRUST_LEVEL_NAMES)
     .map(Number)

@@ -21,6 +21,8 @@ export interface Overview {
   review: { decisions: number; medianReviewMs: number | null };
   reviewers: { actor: string; kind: 'user' | 'key'; decisions: number }[];
   actions: { name: string; count: number }[];
+  /** The whole hours the review figures cover (the period widened to whole hours); their medians are estimates, within a factor of two. */
+  reviewPeriod: { from: number; to: number };
   trustLevels: { level: number; name: string; authors: number }[];
   channels: { id: string; key: string; name: string }[];
 }
