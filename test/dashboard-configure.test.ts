@@ -84,15 +84,20 @@ describe('dashboard configuration API: channels, playground, queues, wordlists, 
     assert.deepEqual(saved.body.channel.rules[0].when, when);
     const contentTypes = catalog.ruleConditions.find((f: any) => f.key === 'contentTypes');
     assert.ok(contentTypes.values.includes('object') && contentTypes.values.includes('image'));
-    for (const [key, value, path] of [
-      ['metaTypes', ['tweet'], '/rules/0/when/metaTypes/0'],
-      ['trustLevel', { max: 1.5 }, '/rules/0/when/trustLevel/max'],
-      ['authorStatus', ['banned'], '/rules/0/when/authorStatus/0'],
-    ] as const) {
-      const refused = await developer.call('PUT', `${P()}/channels/default`, { body: { rules: [{ when: { [key]: value }, action: 'reject' }] } });
-      assert.equal(refused.status, 400, key);
-      assert.equal(refused.body.issues[0].path, path);
-    }
+    const refused = await developer.call('PUT', `${P()}/channels/default`, { body: { rules: [{ when: { authorStatus: ['banned'] }, action: 'reject' }] } });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.issues[0].path, '/rules/0/when/authorStatus/0');
+    // The form offers known meta and content types and whole trust levels, but the API keeps accepting what it
+    // accepted before those sets were listed: the channel schema is also the response schema, so a narrower one
+    // would make channels stored with such rules unreadable.
+    const older = { metaTypes: ['tweet'], contentTypes: ['article'], trustLevel: { max: 1.5 } };
+    const stored = await developer.call('PUT', `${P()}/channels/default`, { body: { rules: [{ when: older, action: 'reject' }] } });
+    assert.equal(stored.status, 200, JSON.stringify(stored.body));
+    const read = await developer.call('GET', `${P()}/channels/default`);
+    assert.equal(read.status, 200);
+    assert.deepEqual(read.body.channel.rules[0].when, older);
+    const listed = await t.request('GET', '/v1/channels');
+    assert.equal(listed.status, 200);
     assert.equal((await developer.call('PUT', `${P()}/channels/default`, { body: { rules: [] } })).status, 200);
   });
 

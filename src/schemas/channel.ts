@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CONTENT_TYPES, META_TYPES, PolicyOverride } from './moderate.ts';
-import { withChoices, type ChoicesSource } from './rule-fields.ts';
+import { asWholeNumber, withChoices, withKnownValues, type ChoicesSource } from './rule-fields.ts';
 
 const AUTHOR_STATUSES = ['enabled', 'suspended', 'blocked'] as const;
 
@@ -23,8 +23,8 @@ const TriageInput = Type.Union([
 /** Bounds of an author measure; `whole` when the measure only takes whole values (trust levels). */
 const Range = (min: number, max: number, options: { title: string; description: string; whole?: boolean; choicesFrom?: ChoicesSource }) => {
   const bound = (title: string) => {
-    const opts = { minimum: min, maximum: max, title };
-    return withChoices(options.whole ? Type.Integer(opts) : Type.Number(opts), options.choicesFrom);
+    const number = Type.Number({ minimum: min, maximum: max, title });
+    return withChoices(options.whole ? asWholeNumber(number) : number, options.choicesFrom);
   };
   return Type.Object({ min: Type.Optional(bound('At least')), max: Type.Optional(bound('At most')) }, { additionalProperties: false, title: options.title, description: options.description });
 };
@@ -32,6 +32,8 @@ const Names = (maxItems: number, options: { title: string; description: string }
   Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems, ...options });
 const OneOf = (values: readonly string[], maxItems: number, options: { title: string; description: string }) =>
   Type.Array(Type.Union(values.map((v) => Type.Literal(v))), { minItems: 1, maxItems, ...options });
+/** Names from a known set in the form, any name to the API (see KNOWN_VALUES). */
+const KnownNames = (values: readonly string[], maxItems: number, options: { title: string; description: string }) => withKnownValues(Names(maxItems, options), values);
 const Probability = (title: string, description?: string) => Type.Number({ minimum: 0, maximum: 1, title, ...(description ? { description } : {}) });
 
 /**
@@ -72,8 +74,8 @@ export const RuleConditions = Type.Object(
     authorStatus: Type.Optional(OneOf(AUTHOR_STATUSES, 3, { title: 'Author status', description: "The author's status is listed" })),
     riskLevel: Type.Optional(Range(0, 100, { title: 'Risk level', description: "The author's risk level is in range" })),
     languages: Type.Optional(Names(50, { title: 'Languages', description: 'The language insight ran and found one of these (ISO 639-1 codes, e.g. en, es)' })),
-    metaTypes: Type.Optional(OneOf(META_TYPES, 10, { title: 'Meta types', description: "The submission's metaType is listed" })),
-    contentTypes: Type.Optional(OneOf(CONTENT_TYPES, 10, { title: 'Content types', description: "The submission's content type is listed" })),
+    metaTypes: Type.Optional(KnownNames(META_TYPES, 10, { title: 'Meta types', description: "The submission's metaType is listed" })),
+    contentTypes: Type.Optional(KnownNames(CONTENT_TYPES, 10, { title: 'Content types', description: "The submission's content type is listed" })),
   },
   { additionalProperties: false, description: 'All conditions present must hold' },
 );

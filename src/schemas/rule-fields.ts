@@ -20,6 +20,23 @@ export function withChoices<T extends TSchema>(schema: T, source: ChoicesSource 
   return source === undefined ? schema : Object.assign(schema, { [CHOICES_FROM]: source });
 }
 
+/**
+ * Values the form offers for a list of names that the API accepts more widely. Rules stored before a
+ * value set was known may hold other names; the channel schema is also the response schema, so
+ * narrowing its validation would make those channels unreadable (a 500 on every read).
+ */
+export const KNOWN_VALUES = Symbol.for('open-moderation.knownValues');
+/** A number the form steps in whole units although the API accepts any number in range. */
+export const WHOLE_NUMBER = Symbol.for('open-moderation.wholeNumber');
+
+export function withKnownValues<T extends TSchema>(schema: T, values: readonly string[]): T {
+  return Object.assign(schema, { [KNOWN_VALUES]: [...values] });
+}
+
+export function asWholeNumber<T extends TSchema>(schema: T): T {
+  return Object.assign(schema, { [WHOLE_NUMBER]: true });
+}
+
 export type EntryProperty =
   | { key: string; title: string; description?: string; required: boolean; kind: 'string'; choicesFrom?: ChoicesSource }
   | { key: string; title: string; description?: string; required: boolean; kind: 'boolean' }
@@ -66,12 +83,13 @@ function describeField(key: string, schema: Json): ConditionField {
     const keys = Object.keys(bounds).sort();
     if (keys.join() === 'max,min' && isNumber(bounds.min!) && isNumber(bounds.max!)) {
       const source = bounds.min![CHOICES_FROM] as ChoicesSource | undefined;
-      return { ...base, kind: 'range', min: bounds.min!.minimum, max: bounds.min!.maximum, integer: bounds.min!.type === 'integer', ...(source ? { choicesFrom: source } : {}) };
+      const integer = bounds.min!.type === 'integer' || bounds.min![WHOLE_NUMBER] === true;
+      return { ...base, kind: 'range', min: bounds.min!.minimum, max: bounds.min!.maximum, integer, ...(source ? { choicesFrom: source } : {}) };
     }
   }
   if (schema.type === 'array') {
     const items = schema.items as Json;
-    const values = literalValues(items);
+    const values = literalValues(items) ?? (schema[KNOWN_VALUES] as string[] | undefined) ?? null;
     if (values) return { ...base, kind: 'choices', values, maxItems: schema.maxItems };
     if (items.type === 'string') return { ...base, kind: 'names', maxItems: schema.maxItems, maxLength: items.maxLength };
     if (items.type === 'object' && items.properties) {

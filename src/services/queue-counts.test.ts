@@ -72,6 +72,21 @@ describe('queue counts (both stores)', () => {
     await recountQueue(db, edited, 'node-a', { timeoutMs: 60_000, sliceRows: null });
     read = (await openCounts(db, projectId)).get(queue.id)!;
     assert.equal(read.open, await truth(edited));
+    const current = read;
+
+    // A count of the filter before the edit, finishing late (a round that read the queue earlier), is not written.
+    const late = await recountQueue(db, queue, 'node-b', { timeoutMs: 60_000, sliceRows: null });
+    assert.notEqual(late.open, current.open);
+    read = (await openCounts(db, projectId)).get(queue.id)!;
+    assert.deepEqual([read.open, read.countedAt], [current.open, current.countedAt]);
+    // Nor is one started before the stored count (a node that lost its lease while it waited).
+    await db.query('UPDATE queue_open_counts SET attempted_at = $2, counted_at = $2 WHERE queue_id = $1', [queue.id, Date.now() + 60_000]);
+    await insertItems(102, 105);
+    await recountQueue(db, edited, 'node-b', { timeoutMs: 60_000, sliceRows: null });
+    read = (await openCounts(db, projectId)).get(queue.id)!;
+    assert.equal(read.open, current.open, 'the newer stored count stays');
+    await db.query('DELETE FROM content_items WHERE project_id = $1 AND id IN (\'cnt_qc_102\', \'cnt_qc_103\', \'cnt_qc_104\', \'cnt_qc_105\')', [projectId]);
+    await db.query('UPDATE queue_open_counts SET attempted_at = $2, counted_at = $3 WHERE queue_id = $1', [queue.id, Date.now(), current.countedAt]);
     queue = edited;
   });
 

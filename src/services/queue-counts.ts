@@ -118,7 +118,11 @@ export async function dueQueues(db: Queryable, now: number, intervalMs: number, 
   }));
 }
 
-/** Counts one queue and writes the result; a failed count keeps the previous figure of the same filter. */
+/**
+ * Counts one queue and writes the result; a failed count keeps the previous figure of the same filter. A count of a
+ * filter the queue no longer has, or one started before the stored count (a node that lost its lease while it
+ * waited), is not written.
+ */
 export async function recountQueue(db: Database, queue: Queue, node: string, options: CountOptions): Promise<OpenCount> {
   const started = Date.now();
   const t0 = performance.now();
@@ -134,12 +138,13 @@ export async function recountQueue(db: Database, queue: Queue, node: string, opt
   const durationMs = Math.round(performance.now() - t0);
   await db.query(
     `INSERT INTO queue_open_counts (queue_id, project_id, filter, open_count, counted_at, attempted_at, duration_ms, counted_by, error)
-     SELECT q.id, q.project_id, $2::jsonb, $3::bigint, $4::bigint, $5::bigint, $6::int, $7, $8 FROM queues q WHERE q.id = $1
+     SELECT q.id, q.project_id, $2::jsonb, $3::bigint, $4::bigint, $5::bigint, $6::int, $7, $8 FROM queues q WHERE q.id = $1 AND q.filter = $2::jsonb
      ON CONFLICT (queue_id) DO UPDATE SET
        open_count = CASE WHEN EXCLUDED.error IS NULL THEN EXCLUDED.open_count WHEN queue_open_counts.filter = EXCLUDED.filter THEN queue_open_counts.open_count END,
        counted_at = CASE WHEN EXCLUDED.error IS NULL THEN EXCLUDED.counted_at WHEN queue_open_counts.filter = EXCLUDED.filter THEN queue_open_counts.counted_at END,
        filter = EXCLUDED.filter, attempted_at = EXCLUDED.attempted_at, duration_ms = EXCLUDED.duration_ms,
-       counted_by = EXCLUDED.counted_by, error = EXCLUDED.error`,
+       counted_by = EXCLUDED.counted_by, error = EXCLUDED.error
+     WHERE queue_open_counts.attempted_at <= EXCLUDED.attempted_at`,
     [queue.id, JSON.stringify(queue.filter), open, error === null ? started : null, started, durationMs, node, error],
   );
   return { open, countedAt: error === null ? started : null, durationMs, error };

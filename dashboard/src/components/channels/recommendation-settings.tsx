@@ -30,9 +30,18 @@ function parseWhen(text: string): { when: RecommendationRule['when'] } | { error
  */
 function RuleEditor({ rule, index, count, fields, choices, issues, onChange, onMove, onRemove }: { rule: RecommendationRule; index: number; count: number; fields: ConditionField[]; choices: ChoiceLists; issues: ErrorIssue[]; onChange: (r: RecommendationRule) => void; onMove: (by: -1 | 1) => void; onRemove: () => void }) {
   const label = `rule ${index + 1}`;
-  const unknownKeys = Object.keys(rule.when).filter((k) => !fields.some((f) => f.key === k));
-  // A rule the form cannot show in full (a condition it does not know) opens as JSON.
-  const [view, setView] = useState<'form' | 'json'>(unknownKeys.length > 0 ? 'json' : 'form');
+  // A rule the form cannot show in full opens as JSON: a condition it does not know, or a value outside the
+  // form's choices that the API accepts (a meta type stored before the known set was listed, a fractional level).
+  const unshownKeys = Object.entries(rule.when as Record<string, unknown>)
+    .filter(([key, value]) => {
+      const field = fields.find((f) => f.key === key);
+      if (!field) return true;
+      if (field.kind === 'choices') return Array.isArray(value) && value.some((v) => !field.values.includes(v as string));
+      if (field.kind === 'range' && field.integer) return Object.values(value as Record<string, unknown>).some((v) => typeof v === 'number' && !Number.isInteger(v));
+      return false;
+    })
+    .map(([key]) => key);
+  const [view, setView] = useState<'form' | 'json'>(unshownKeys.length > 0 ? 'json' : 'form');
   const [typed, setTyped] = useState(() => JSON.stringify(rule.when, null, 2));
   const [bad, setBad] = useState<string | null>(null);
   // The rule changed elsewhere (discard, a move): show it, unless the typed text is mid-edit and not yet JSON.
@@ -62,7 +71,7 @@ function RuleEditor({ rule, index, count, fields, choices, issues, onChange, onM
           </Field>
         </div>
         <div className="row" role="group" aria-label={`Edit ${label} as`} style={{ gap: 0 }}>
-          <Button size="sm" variant={view === 'form' ? 'primary' : 'default'} aria-pressed={view === 'form'} disabled={view === 'json' && (bad !== null || unknownKeys.length > 0)} title={bad ?? (unknownKeys.length > 0 ? `The form does not know: ${unknownKeys.join(', ')}` : undefined)} onClick={() => setView('form')}>
+          <Button size="sm" variant={view === 'form' ? 'primary' : 'default'} aria-pressed={view === 'form'} disabled={view === 'json' && (bad !== null || unshownKeys.length > 0)} title={bad ?? (unshownKeys.length > 0 ? `The form cannot show: ${unshownKeys.join(', ')}` : undefined)} onClick={() => setView('form')}>
             Form
           </Button>
           <Button
@@ -113,7 +122,7 @@ function RuleEditor({ rule, index, count, fields, choices, issues, onChange, onM
         </Field>
       )}
       {view === 'json' && bad && <span className="small" style={{ color: 'var(--danger)' }}>{bad}</span>}
-      {view === 'json' && unknownKeys.length > 0 && <span className="small muted">The form does not know {unknownKeys.join(', ')}; the server will say whether it is valid.</span>}
+      {view === 'json' && unshownKeys.length > 0 && <span className="small muted">The form cannot show {unshownKeys.join(', ')} (a condition or a value it does not list); the server will say whether it is valid.</span>}
       <IssueList issues={ruleIssues} testId="rule-issues" />
     </li>
   );
