@@ -52,6 +52,27 @@ describe('GET /metrics', () => {
   });
 });
 
+describe('GET /metrics: queue backlogs from the background counts', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ QUEUE_COUNT_INTERVAL_MS: '3600000' });
+  });
+  after(() => t.close());
+
+  test('a queue the job has counted is reported from its count, without counting its items again', async () => {
+    const queue = await t.request('POST', '/v1/queue', { body: { name: 'counted in the background' } });
+    assert.ok(queue.status < 300, JSON.stringify(queue.body));
+    const id = queue.body.queue.id as string;
+    const counted = async () => (await t.server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM queue_open_counts WHERE queue_id = $1 AND open_count IS NOT NULL', [id])).rows[0]!.n;
+    for (let i = 0; i < 100 && (await counted()) === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await counted(), 1, 'the new queue was counted at once');
+    // A figure no count of the (empty) queue could give shows which one the scrape read.
+    await t.server.db.query('UPDATE queue_open_counts SET open_count = 4242 WHERE queue_id = $1', [id]);
+    const scraped = await t.request('GET', '/metrics', { key: null });
+    assert.equal(sample(scraped.body as string, `om_queue_backlog_items{project_id="${t.projectId}",queue_id="${id}"}`), 4242);
+  });
+});
+
 describe('GET /metrics with METRICS_TOKEN', () => {
   let t: TestServer;
   const token = 'scrape-token-0123456789';

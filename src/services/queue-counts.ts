@@ -150,11 +150,11 @@ export async function recountQueue(db: Database, queue: Queue, node: string, opt
   return { open, countedAt: error === null ? started : null, durationMs, error };
 }
 
-/** The project's counts of its queues' current filters, by queue id (a queue missing has none yet). */
-export async function openCounts(db: Queryable, projectId: string): Promise<Map<string, OpenCount>> {
+/** The project's counts of its queues' current filters (every project's with null), by queue id (a queue missing has none yet). */
+export async function openCounts(db: Queryable, projectId: string | null): Promise<Map<string, OpenCount>> {
   const { rows } = await db.query<{ queue_id: string; open_count: number | null; counted_at: number | null; duration_ms: number; error: string | null }>(
     `SELECT c.queue_id, c.open_count, c.counted_at, c.duration_ms, c.error FROM queue_open_counts c
-     JOIN queues q ON q.id = c.queue_id AND q.filter = c.filter WHERE c.project_id = $1`,
+     JOIN queues q ON q.id = c.queue_id AND q.filter = c.filter WHERE ($1::text IS NULL OR c.project_id = $1)`,
     [projectId],
   );
   return new Map(
