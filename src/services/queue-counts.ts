@@ -47,8 +47,8 @@ export interface CountOptions {
   /** PGlite: the slice size (null: one statement, PostgreSQL). */
   sliceRows: number | null;
   stopping?: () => boolean;
-  /** PostgreSQL: the backend running the count while it runs, then null (so that stopping can cancel it). */
-  onBackend?: (pid: number | null) => void;
+  /** PostgreSQL: the count's application_name, for its transaction only, so that stopping can find and cancel it. */
+  sessionName?: string;
 }
 
 /** The queue's open items now, exactly (see the module's comment for PGlite's slices). */
@@ -56,15 +56,11 @@ export async function countOpenItems(db: Database, queue: Queue, options: CountO
   if (options.sliceRows === null) {
     return db.transaction(async (tx) => {
       await tx.query(`SET LOCAL statement_timeout = ${Math.floor(options.timeoutMs)}`);
-      const { rows } = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-      options.onBackend?.(rows[0]!.pid);
-      try {
-        if (options.stopping?.()) throw new CountStopped('stopped');
-        const { total, resolved } = await countQueueItems(tx, queue);
-        return total - resolved;
-      } finally {
-        options.onBackend?.(null);
-      }
+      // Local to the transaction: the pooled connection goes back unnamed, so a late cancel cannot hit another query.
+      if (options.sessionName) await tx.query("SELECT set_config('application_name', $1, true)", [options.sessionName]);
+      if (options.stopping?.()) throw new CountStopped('stopped');
+      const { total, resolved } = await countQueueItems(tx, queue);
+      return total - resolved;
     });
   }
   const deadline = Date.now() + options.timeoutMs;
@@ -183,8 +179,8 @@ export class QueueCountJob {
   /** Set by stop(): a count under way gives up (PGlite, between slices) and no further one starts. */
   private stopping = false;
   private again = false;
-  /** PostgreSQL: the backend of the count under way. */
-  private countingPid: number | null = null;
+  /** PostgreSQL: the application_name of this job's counts (names are cut at 63 bytes by the server). */
+  private readonly sessionName: string;
   private readonly tickMs: number;
   private readonly leaseMs: number;
 
@@ -195,6 +191,7 @@ export class QueueCountJob {
     this.tickMs = Math.min(MAX_TICK_MS, options.intervalMs);
     // Renewed before every queue's count, which may take up to the time limit.
     this.leaseMs = options.timeoutMs + 30_000;
+    this.sessionName = `om-queue-count ${this.node}`.slice(0, 63);
   }
 
   start(): void {
@@ -215,8 +212,18 @@ export class QueueCountJob {
     this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    // A count of a large project may take minutes: a stopping server does not wait for it.
-    if (this.countingPid !== null) await this.db.query('SELECT pg_cancel_backend($1)', [this.countingPid]).catch(() => {});
+    // A count of a large project may take minutes: a stopping server does not wait for it. A cancel that reaches the
+    // server before the statement starts is lost, so it is repeated until the round ends.
+    if (this.running && this.db.kind !== 'pglite') {
+      let settled = false;
+      const round = this.running.finally(() => (settled = true));
+      while (!settled) {
+        await this.db
+          .query('SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()', [this.sessionName])
+          .catch(() => {});
+        await Promise.race([round, new Promise((resolve) => setTimeout(resolve, 100))]);
+      }
+    }
     await this.running;
     // Another node may take over at once instead of when the lease expires.
     await this.db.query('DELETE FROM job_leases WHERE name = $1 AND holder = $2', [LEASE_NAME, this.node]).catch(() => {});
@@ -265,7 +272,7 @@ export class QueueCountJob {
         timeoutMs: this.options.timeoutMs,
         sliceRows: this.db.kind === 'pglite' ? PGLITE_SLICE_ROWS : null,
         stopping: () => this.stopping,
-        onBackend: (pid) => (this.countingPid = pid),
+        sessionName: this.sessionName,
       });
       counted++;
       this.counted++;

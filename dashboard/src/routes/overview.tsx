@@ -1,5 +1,5 @@
 import { ApiError } from '../api/client.ts';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Badge, Card, Empty, ErrorNote, Field, Spinner, timeAgo } from '../components/kit/kit.tsx';
 import { CountBars, PolicyShareChart, SubmissionsChart, VerdictsChart } from '../components/overview/charts.tsx';
 import { formatBucket, formatMs, MAX_HOURLY_MS, PERIODS, useOverview, type Overview, type PeriodKey } from '../components/overview/use-overview.ts';
@@ -42,12 +42,19 @@ export function OverviewPage() {
   const channelId = search.get('channel');
   const overview = useOverview(project.projectId, periodKey, bucket, channelId);
 
-  // A queue not counted yet is counted within seconds: look again soon rather than at the minute's refresh.
+  // A queue not counted yet is usually counted within seconds: look again soon rather than at the minute's refresh,
+  // less often each time (2 s, 4 s, … up to a minute) so a count that takes minutes does not reload every tab every 2 s.
   const counting = overview.data?.queues.some((q) => q.open === null && q.countError === null) ?? false;
   const { reload } = overview;
+  const countingLooks = useRef(0);
   useEffect(() => {
-    if (!counting) return;
-    const timer = window.setTimeout(reload, 2_000);
+    if (!counting) {
+      countingLooks.current = 0;
+      return;
+    }
+    const delay = Math.min(60_000, 2_000 * 2 ** countingLooks.current);
+    countingLooks.current += 1;
+    const timer = window.setTimeout(reload, delay);
     return () => window.clearTimeout(timer);
   }, [counting, overview.data, reload]);
 
