@@ -123,9 +123,7 @@ export async function volumeSeries(db: Queryable, projectId: string, query: Over
 }
 
 export async function queueFigures(db: Queryable, projectId: string, query: OverviewQuery): Promise<Overview['queues']> {
-  const queues = await listQueues(db, projectId);
-  const reviews = await queueReviews(db, projectId, query);
-  const counts = await openCounts(db, projectId);
+  const [queues, reviews, counts] = await Promise.all([listQueues(db, projectId), queueReviews(db, projectId, query), openCounts(db, projectId)]);
   return queues.map((queue) => {
     const count = counts.get(queue.id);
     const review = reviews.get(queue.id);
