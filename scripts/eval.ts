@@ -15,6 +15,7 @@ import { DATASETS_DIR, davidson, hasLink, probeLines, smsSpam, tweetEval, tweetE
 import { averagePrecision, bootstrapInterval, rocAuc, thresholdMetrics, weightedF1, weightedMean, weightedRocAuc, type WeightedStatistic } from '../training/metrics.ts';
 import { mulberry32 } from '../training/logistic.ts';
 import { withoutHarmWords } from '../training/train-all.ts';
+import { openaiHalf, openaiSamples, OPENAI_CATEGORIES, OPENAI_TEST_HALF_LOOKS } from '../training/openai-split.ts';
 import { LOOK_NAMES, loadSealed, looksMarkdown, publicTestsMarkdown, recordLooks, scorePublicTests, scoreSealed, scoreSimpleSafety, sealedMarkdown, simpleSafetyMarkdown } from './eval-realistic.ts';
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, print: { type: 'boolean' }, note: { type: 'string', default: '' } } });
@@ -72,19 +73,10 @@ function binary(set: string, policyId: string, items: Array<{ text: string; labe
 
 const read = (path: string) => readFileSync(resolve(DATASETS_DIR, path), 'utf8');
 
-// OpenAI moderation evaluation set (evaluation only).
-const openai = read('openai-moderation-eval/samples-1680.jsonl')
-  .split('\n')
-  .filter((line) => line.trim())
-  .map((line) => JSON.parse(line) as Record<string, unknown> & { prompt: string });
-// Label key, policy, name, and issue #4's ROC AUC bar.
-const openaiCategories: Array<[string, string, string, number]> = [
-  ['S', 'sexual', 'sexual', 0.93],
-  ['H', 'hate', 'hate', 0.82],
-  ['HR', 'toxicity', 'harassment', 0.82],
-  ['V', 'violence', 'violence', 0.8],
-  ['SH', 'self_harm', 'self-harm', 0.8],
-];
+// OpenAI moderation evaluation set (evaluation only). Since round 4 of issue #27 it has a dev half that
+// training/dev-openai.ts may study and a test half against which issue #27's bar is judged (training/openai-split.ts).
+const openai = openaiSamples();
+const openaiCategories = OPENAI_CATEGORIES;
 for (const [key, policyId, name] of openaiCategories) {
   const items = openai.filter((s) => s[key] === 0 || s[key] === 1).map((s) => ({ text: s.prompt, label: s[key] as number }));
   binary(`OpenAI moderation eval — ${name} (${key})`, policyId, items);
@@ -269,18 +261,34 @@ const sealedSection = sealedLoad.messages.length > 0 ? sealedMarkdown(scoreSeale
 const publicSection = publicTestsMarkdown(scorePublicTests());
 const simpleSafetySection = simpleSafetyMarkdown(scoreSimpleSafety());
 const ISSUE27_OPENAI_BAR = 0.9;
+// Each half's AUC from the whole-set row's scores, so no text is scored twice.
+function openaiHalfAuc(key: string, policyId: string, name: string, half: 'dev' | 'test'): { auc: number; n: number; positives: number } {
+  const row = rowOf(`OpenAI moderation eval — ${name} (${key})`, policyId);
+  const texts = openai.filter((s) => s[key] === 0 || s[key] === 1).map((s) => s.prompt);
+  const scores: number[] = [];
+  const labels: number[] = [];
+  texts.forEach((text, i) => {
+    if (openaiHalf(text) !== half) return;
+    scores.push(row.scores[i]!);
+    labels.push(row.labels[i]!);
+  });
+  return { auc: rocAuc(scores, labels), n: labels.length, positives: labels.filter((l) => l === 1).length };
+}
 const openaiIssue27 = [
-  '| category | policy | ROC AUC | bar | met |',
-  '|---|---|---:|---:|:---:|',
+  '| category | policy | ROC AUC, test half (n, positives) | dev half (studied) | whole set | bar | met (test half) |',
+  '|---|---|---:|---:|---:|---:|:---:|',
   ...openaiCategories.map(([key, policyId, name]) => {
-    const auc = rowOf(`OpenAI moderation eval — ${name} (${key})`, policyId).auc;
-    return `| ${name} (${key}) | ${policyId} | ${fmt(auc)} | ≥ ${ISSUE27_OPENAI_BAR.toFixed(2)} | ${auc >= ISSUE27_OPENAI_BAR ? 'yes' : '**no**'} |`;
+    const whole = rowOf(`OpenAI moderation eval — ${name} (${key})`, policyId).auc;
+    const test = openaiHalfAuc(key, policyId, name, 'test');
+    const dev = openaiHalfAuc(key, policyId, name, 'dev');
+    return `| ${name} (${key}) | ${policyId} | ${fmt(test.auc)} (${test.n}, ${test.positives}) | ${fmt(dev.auc)} | ${fmt(whole)} | ≥ ${ISSUE27_OPENAI_BAR.toFixed(2)} | ${test.auc >= ISSUE27_OPENAI_BAR ? 'yes' : '**no**'} |`;
   }),
 ].join('\n');
 const looks = recordLooks(
   [
     ...(sealedLoad.messages.length > 0 ? [LOOK_NAMES.sealed] : []),
     'OpenAI moderation eval (samples-1680)',
+    OPENAI_TEST_HALF_LOOKS,
     'HateCheck',
     'Bias madlibs 77k and Wikipedia toxicity subsets',
     LOOK_NAMES.public,
