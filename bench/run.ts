@@ -4,7 +4,8 @@
  * req/s, p50 and p99, and each run's req/s as a share of the echo's, measured just before
  * and just after that run. With DATABASE_URL set, the service runs are
  * repeated on PostgreSQL (in a fresh database). BENCH_ONLY (a part of a run's name, e.g. "new message")
- * runs only the service runs whose names contain it, each still between two echo runs.
+ * runs only the service runs whose names contain it, each still between two echo runs. BENCH_PROFILE_DIR
+ * starts the service with `--cpu-prof` into that directory (a profile of its main thread per service run).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -44,7 +45,8 @@ interface Row {
 
 function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    const profile = script === 'src/main.ts' && process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+    const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
