@@ -23,7 +23,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT } from '../src/core/classifiers/paths.ts';
 import { computeFeatures, contextFeaturesEnabled, featuresOfTokens, setContextFeatures, tokensOf, type TextFeatures } from '../src/core/classifiers/features.ts';
-import { classifierPolicies } from '../src/core/classifiers/policies.ts';
+import { classifierPolicies, modelProbability } from '../src/core/classifiers/policies.ts';
 import { loadModels, model, MODEL_NAMES } from '../src/core/classifiers/models.ts';
 import { sentimentScores } from '../src/core/classifiers/sentiment.ts';
 import { detectLanguage } from '../src/core/classifiers/language.ts';
@@ -130,6 +130,9 @@ export function fingerprint(texts: readonly string[]): Fingerprint {
         number(scoreHash, m.maxWindowProbability(f));
         number(scoreHash, m.maxSentenceProbability(f));
       }
+      // As the policies read them (unrounded), on features of their own so that no earlier answer is reused.
+      const fresh = computeFeatures(text);
+      for (const name of MODEL_NAMES) number(scoreHash, modelProbability(name, fresh));
       // The policies as the pipeline runs them (one analyses map per field, shared by the policies), and
       // the unrounded scores of the sentiment insight.
       const analyses = new Map<string, unknown>();

@@ -27,7 +27,8 @@ const SENTENCE_SCORED: ReadonlySet<ModelName> = new Set(['violence', 'self_harm'
 // each model's answer is kept beside the memoized features.
 const modelScores = new WeakMap<TextFeatures, Map<ModelName, number | null>>();
 
-function modelProbability(name: ModelName, features: TextFeatures): number | null {
+/** The probability a policy reads from model `name` for `features` (whole text, worst window or worst sentence group, by model). */
+export function modelProbability(name: ModelName, features: TextFeatures): number | null {
   let scores = modelScores.get(features);
   if (!scores) modelScores.set(features, (scores = new Map()));
   const known = scores.get(name);
