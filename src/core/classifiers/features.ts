@@ -71,6 +71,8 @@ const STRUCTURAL_BASE = HASH_SIZE;
 const LEXICON_BASE = HASH_SIZE + STRUCTURAL_FEATURES.length;
 const structuralIndex = (name: (typeof STRUCTURAL_FEATURES)[number]): number =>
   STRUCTURAL_BASE + STRUCTURAL_FEATURES.indexOf(name);
+/** Looked up once, not per text. */
+const S = Object.fromEntries(STRUCTURAL_FEATURES.map((name) => [name, structuralIndex(name)])) as Record<(typeof STRUCTURAL_FEATURES)[number], number>;
 
 export interface TextFeatures {
   /** Feature indices (may repeat; a dot product sums them). */
@@ -465,8 +467,6 @@ function fnvPadded(token: string, seed: number, start: number, end: number): num
 }
 
 const TEXT_CHAR_SEED = 0x3c6ef372;
-const DIGITS = /[0-9]/g;
-const SPACES = /\s+/g;
 
 /**
  * Word 1–2-grams, character 3–5-grams (of each word padded with spaces) and character
@@ -488,10 +488,45 @@ function hashedNgrams(table: TokenTable, from: number, to: number, text: string)
   n = contextFeatures(table, from, to, n);
   // Character 3-grams of the whole text, across spaces and punctuation, digits collapsed to 0
   // ("£0.00/min", "to 00000", "word-glued"): shapes the word tokens lose (round 4, chosen on training/dev.ts).
-  const shaped = ` ${text.replace(DIGITS, '0').replace(SPACES, ' ')} `;
-  for (let i = 0; i + 3 <= shaped.length; i++) scratch[n++] = fnv(shaped, TEXT_CHAR_SEED, i, i + 3) & HASH_MASK;
+  n = textTrigrams(text, n);
   return n > BITMAP_MIN_COUNT ? sortedUniqueByBitmap(n) : sortedUniqueBySort(n);
 }
+
+/** JavaScript's `\s` for one UTF-16 unit (the regex itself decides outside ASCII). */
+const SPACE = /\s/;
+const isSpace = (c: number): boolean => (c < 128 ? c === 32 || (c >= 9 && c <= 13) : SPACE.test(String.fromCharCode(c)));
+
+/**
+ * Appends the hashed character 3-grams of ` ${text.replace(/[0-9]/g, '0').replace(/\s+/g, ' ')} ` (each FNV-1a
+ * from TEXT_CHAR_SEED, as fnv computes it) to `scratch` from `n` on, without building that string; returns the
+ * new count.
+ */
+function textTrigrams(text: string, n: number): number {
+  if (shapedBuffer.length < text.length + 2) shapedBuffer = new Uint16Array(2 * text.length + 2);
+  const shaped = shapedBuffer;
+  let length = 0;
+  shaped[length++] = 32;
+  let inSpace = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c)) {
+      if (!inSpace) shaped[length++] = 32;
+      inSpace = true;
+    } else {
+      shaped[length++] = c >= 48 && c <= 57 ? 48 : c;
+      inSpace = false;
+    }
+  }
+  shaped[length++] = 32;
+  for (let i = 0; i + 3 <= length; i++) {
+    let hash = Math.imul(TEXT_CHAR_SEED ^ shaped[i]!, 0x01000193);
+    hash = Math.imul(hash ^ shaped[i + 1]!, 0x01000193);
+    hash = Math.imul(hash ^ shaped[i + 2]!, 0x01000193);
+    scratch[n++] = (hash >>> 0) & HASH_MASK;
+  }
+  return n;
+}
+let shapedBuffer = new Uint16Array(1024);
 
 /** Appends the context features of the tokens `from` to `to` to `scratch` from `n` on; returns the new count. */
 function contextFeatures(table: TokenTable, from: number, to: number, n: number): number {
@@ -508,11 +543,49 @@ function contextFeatures(table: TokenTable, from: number, to: number, n: number)
   return n;
 }
 
+/** Second buffer and digit counts of the radix sort. */
+let radixBuffer = new Int32Array(4096);
+const radixCounts = new Int32Array(1 << 9);
+
+/**
+ * `scratch[0..n)` (hash indices below 2^18) sorted and de-duplicated in place; returns the count. Two passes of
+ * a least-significant-digit radix sort on 9 bits each (a typed array's own sort was a quarter of the featurizer's
+ * time), insertion sort for a few indices. Any correct sort gives the same sorted, distinct indices.
+ */
 function sortedUniqueBySort(n: number): number {
-  const sorted = scratch.subarray(0, n).sort();
+  if (n <= 24) {
+    for (let i = 1; i < n; i++) {
+      const value = scratch[i]!;
+      let j = i - 1;
+      while (j >= 0 && scratch[j]! > value) {
+        scratch[j + 1] = scratch[j]!;
+        j--;
+      }
+      scratch[j + 1] = value;
+    }
+  } else {
+    if (radixBuffer.length < n) radixBuffer = new Int32Array(n * 2);
+    radixPass(scratch, radixBuffer, n, 0);
+    radixPass(radixBuffer, scratch, n, 9);
+  }
   let unique = 0;
-  for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) scratch[unique++] = sorted[i]!;
+  for (let i = 0; i < n; i++) if (i === 0 || scratch[i] !== scratch[unique - 1]) scratch[unique++] = scratch[i]!;
   return unique;
+}
+
+function radixPass(from: Int32Array, to: Int32Array, n: number, shift: number): void {
+  radixCounts.fill(0);
+  for (let i = 0; i < n; i++) radixCounts[(from[i]! >>> shift) & 511]!++;
+  let total = 0;
+  for (let d = 0; d < 512; d++) {
+    const count = radixCounts[d]!;
+    radixCounts[d] = total;
+    total += count;
+  }
+  for (let i = 0; i < n; i++) {
+    const value = from[i]!;
+    to[radixCounts[(value >>> shift) & 511]!++] = value;
+  }
 }
 
 /**
@@ -692,31 +765,31 @@ function featuresFromTable(
   PHONE_PATTERN.lastIndex = 0;
   const phoneCount = (normalized.match(PHONE_PATTERN) ?? []).length;
   const urlLike = counts.url + (DOMAIN_PATTERN.test(normalized) ? 1 : 0);
-  addDense(structuralIndex('bias'), 1);
-  addDense(structuralIndex('url'), urlLike > 0 ? 1 : 0);
-  addDense(structuralIndex('url_many'), urlLike > 1 ? 1 : 0);
-  addDense(structuralIndex('email'), counts.email > 0 ? 1 : 0);
-  addDense(structuralIndex('phone'), phoneCount > 0 ? 1 : 0);
-  addDense(structuralIndex('money'), MONEY_PATTERN.test(normalized) ? 1 : 0);
-  addDense(structuralIndex('long_number'), LONG_NUMBER_PATTERN.test(normalized) ? 1 : 0);
-  addDense(structuralIndex('caps_ratio'), capsRatio > 0.5 ? 1 : 0);
+  addDense(S.bias, 1);
+  addDense(S.url, urlLike > 0 ? 1 : 0);
+  addDense(S.url_many, urlLike > 1 ? 1 : 0);
+  addDense(S.email, counts.email > 0 ? 1 : 0);
+  addDense(S.phone, phoneCount > 0 ? 1 : 0);
+  addDense(S.money, MONEY_PATTERN.test(normalized) ? 1 : 0);
+  addDense(S.long_number, LONG_NUMBER_PATTERN.test(normalized) ? 1 : 0);
+  addDense(S.caps_ratio, capsRatio > 0.5 ? 1 : 0);
   let exclaims = 0;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 33) exclaims++;
-  addDense(structuralIndex('exclaim'), Math.min(exclaims, 5) / 5);
-  addDense(structuralIndex('repeat_chars'), REPEAT_PATTERN.test(text) ? 1 : 0);
-  addDense(structuralIndex('length_short'), tokens.length <= 3 ? 1 : 0);
-  addDense(structuralIndex('length_long'), tokens.length >= 40 ? 1 : 0);
-  addDense(structuralIndex('mention'), counts.mention > 0 ? 1 : 0);
-  addDense(structuralIndex('hashtag'), counts.hashtag > 0 ? 1 : 0);
+  addDense(S.exclaim, Math.min(exclaims, 5) / 5);
+  addDense(S.repeat_chars, REPEAT_PATTERN.test(text) ? 1 : 0);
+  addDense(S.length_short, tokens.length <= 3 ? 1 : 0);
+  addDense(S.length_long, tokens.length >= 40 ? 1 : 0);
+  addDense(S.mention, counts.mention > 0 ? 1 : 0);
+  addDense(S.hashtag, counts.hashtag > 0 ? 1 : 0);
   let second = 0;
   let firstPerson = 0;
   for (const token of tokens) {
     if (SECOND_PERSON.has(token)) second++;
     else if (FIRST_PERSON.has(token)) firstPerson++;
   }
-  addDense(structuralIndex('second_person'), second > 0 ? 1 : 0);
-  addDense(structuralIndex('first_person'), firstPerson > 0 ? 1 : 0);
-  addDense(structuralIndex('emoji'), counts.emoji > 0 ? 1 : 0);
+  addDense(S.second_person, second > 0 ? 1 : 0);
+  addDense(S.first_person, firstPerson > 0 ? 1 : 0);
+  addDense(S.emoji, counts.emoji > 0 ? 1 : 0);
 
   const lexicon = lexiconHitsWithin(table.matches, from, to);
   // Hits are scaled by text length like the n-grams: one incidental "woman" in a
