@@ -643,8 +643,10 @@ function embeddingFeatures(table: TokenTable, from: number, to: number): void {
   if (dimensions !== EMBEDDING_DIMENSIONS) return;
   const { values, scales } = vectors;
   const similarities = conceptSimilarities(vectors);
-  embeddingSum.fill(0);
-  embeddingMax.fill(-Infinity);
+  if (foundBases.length < to - from) {
+    foundBases = new Int32Array(2 * (to - from));
+    foundScales = new Float64Array(2 * (to - from));
+  }
   conceptMax.fill(0);
   let found = 0;
   for (let t = from; t < to; t++) {
@@ -654,14 +656,21 @@ function embeddingFeatures(table: TokenTable, from: number, to: number): void {
       const similarity = similarities[row * CONCEPTS.length + c]!;
       if (similarity > conceptMax[c]!) conceptMax[c] = similarity;
     }
-    const scale = scales[row]!;
-    const base = row * dimensions;
-    for (let d = 0; d < dimensions; d++) {
-      const value = values[base + d]! * scale;
-      embeddingSum[d]! += value;
-      if (value > embeddingMax[d]!) embeddingMax[d] = value;
+    foundBases[found] = row * dimensions;
+    foundScales[found++] = scales[row]!;
+  }
+  // Dimension by dimension, the tokens' values added in token order from 0 and their maximum from -Infinity:
+  // the same sums as token by token, with the running sum and maximum kept in registers.
+  for (let d = 0; d < dimensions; d++) {
+    let sum = 0;
+    let max = -Infinity;
+    for (let k = 0; k < found; k++) {
+      const value = values[foundBases[k]! + d]! * foundScales[k]!;
+      sum += value;
+      if (value > max) max = value;
     }
-    found++;
+    embeddingSum[d] = sum;
+    embeddingMax[d] = max;
   }
   if (found === 0) return;
   let norm = 0;
@@ -673,6 +682,9 @@ function embeddingFeatures(table: TokenTable, from: number, to: number): void {
 }
 
 const conceptMax = new Float64Array(CONCEPTS.length);
+/** The word-vector rows (as offsets) and scales of the tokens of the part being featurized; grown as needed. */
+let foundBases = new Int32Array(1024);
+let foundScales = new Float64Array(1024);
 /** Below this cosine (of centred vectors) a word is not a near neighbour of the concept. */
 const CONCEPT_FLOOR = 0.3;
 const conceptTables = new WeakMap<WordVectors, Float32Array>();
