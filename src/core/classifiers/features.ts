@@ -816,10 +816,10 @@ function featuresFromTable(
   }
   embeddingFeatures(table, from, to);
 
-  const allIndices = new Int32Array(hashedCount + denseCount);
+  const allIndices = slabInt32(hashedCount + denseCount);
   allIndices.set(scratch.subarray(0, hashedCount));
   allIndices.set(denseIndices.subarray(0, denseCount), hashedCount);
-  const allValues = new Float32Array(hashedCount + denseCount);
+  const allValues = slabFloat32(hashedCount + denseCount);
   allValues.fill(scale, 0, hashedCount);
   allValues.set(denseValues.subarray(0, denseCount), hashedCount);
   return {
@@ -835,6 +835,36 @@ function featuresFromTable(
     chunks: [],
     sentenceGroups: [],
   };
+}
+
+/**
+ * The feature arrays of texts, windows and sentence groups are views into shared 256 kB buffers instead of
+ * arrays of their own: a typed array of more than 64 bytes allocates its own store outside the heap, which cost
+ * more than filling it. A buffer is freed once no features view it.
+ */
+const SLAB_BYTES = 1 << 18;
+let slab = new ArrayBuffer(SLAB_BYTES);
+let slabUsed = 0;
+
+function slabBytes(bytes: number): number {
+  if (bytes > SLAB_BYTES >>> 2) return -1;
+  if (slabUsed + bytes > SLAB_BYTES) {
+    slab = new ArrayBuffer(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const offset = slabUsed;
+  slabUsed += bytes;
+  return offset;
+}
+
+function slabInt32(length: number): Int32Array {
+  const offset = slabBytes(length * 4);
+  return offset < 0 ? new Int32Array(length) : new Int32Array(slab, offset, length);
+}
+
+function slabFloat32(length: number): Float32Array {
+  const offset = slabBytes(length * 4);
+  return offset < 0 ? new Float32Array(length) : new Float32Array(slab, offset, length);
 }
 
 const MEMO_SIZE = 4;
