@@ -60,6 +60,25 @@ export function loadTexts(): string[] {
     for (let j = 0; j < count && start + j < lines.length; j++) text += (j > 0 ? separators[(k + j) % separators.length] : '') + lines[start + j]!;
     texts.push(text);
   }
+  // Edges of sentence grouping and tokenizing: words spelled out across sentence breaks, breaks without words,
+  // leading and trailing breaks, URLs, e-mails, handles, tags, numbers, emoji, Unicode spaces, quotation.
+  const pieces = [
+    'k i l l. y o u r s e l f now',
+    'I will k.\ni.\nl.\nl you',
+    '!!! ... ??? \n\n\n',
+    '\n\nstart with breaks and then words',
+    'see https://example.com/a.b?c=1. then www.test.org! mail me at a.b@example.co.uk. ok',
+    '@user_1 #Hashtag #ÉTÉ 12345 007 £5.00/min 555-123-4567 +1 (555) 123 4567',
+    'emoji 😀😡 🔪 ❤️ hi. f*ck th1s $h1t sooooo baaaad',
+    'tabs\tand\u00a0nbsp\u2003em\u3000ideographic spaces. A B C D. e f g',
+    '"he said you are dead" she wrote. I would never hurt you, not ever.',
+    'Mátalo ya. Tötet ihn! coño año. ¿Qué? ß æ œ ﬁ ½ ２３',
+  ];
+  for (let k = 0; k < 60; k++) {
+    let text = '';
+    for (let j = 0; j < 4 + (k % 7); j++) text += (j > 0 ? [' ', '. ', '\n', '! '][(k + j) % 4] : '') + pieces[(k * 3 + j) % pieces.length]!;
+    texts.push(text);
+  }
   return texts;
 }
 

@@ -159,6 +159,8 @@ export const CHUNK_TOKENS = 48;
 export const SENTENCE_SCORING_TOKENS = 32;
 const SENTENCE_GROUP_TOKENS = 8;
 const SENTENCE_BREAK = /(?<=[.!?])\s+|\n+/;
+/** SENTENCE_BREAK, searched for one separator after another. */
+const SENTENCE_BREAKS = new RegExp(SENTENCE_BREAK.source, 'g');
 
 const TOKEN_PATTERN =
   /https?:\/\/[^\s]+|www\.[^\s]+|[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+\.[\p{L}.]{2,}|[@#]?[\p{L}\p{N}'’*$@]+|\p{Extended_Pictographic}/gu;
@@ -232,10 +234,17 @@ export interface FeatureBuilder {
 }
 
 function tokenize(normalized: string, counts: { url: number; email: number; mention: number; hashtag: number; emoji: number }): string[] {
+  return joinSpelledOut(matchTokens(normalized, counts, null));
+}
+
+/** The tokens of `normalized` before spelled-out words are joined; `offsets` (when given) gets where each one's match starts. */
+function matchTokens(normalized: string, counts: { url: number; email: number; mention: number; hashtag: number; emoji: number }, offsets: number[] | null): string[] {
   const tokens: string[] = [];
   TOKEN_PATTERN.lastIndex = 0;
   for (const match of normalized.matchAll(TOKEN_PATTERN)) {
     const raw = match[0];
+    // Every branch below pushes at most one token; the offset is kept for the one it pushes.
+    if (offsets) offsets[tokens.length] = match.index;
     const first = raw.charCodeAt(0);
     if (raw.startsWith('http') || raw.startsWith('www.')) {
       counts.url++;
@@ -260,7 +269,8 @@ function tokenize(normalized: string, counts: { url: number; email: number; ment
       if (token) tokens.push(token);
     }
   }
-  return joinSpelledOut(tokens);
+  if (offsets) offsets.length = tokens.length;
+  return tokens;
 }
 
 const SINGLE_LETTER = /^\p{L}$/u;
@@ -397,20 +407,32 @@ export function featuresOfTokens(tokens: string[]): TextFeatures {
 export function computeFeatures(text: string): TextFeatures {
   const normalized = text.normalize('NFKC').toLowerCase();
   const counts = { url: 0, email: 0, mention: 0, hashtag: 0, emoji: 0 };
-  const tokens = tokenize(normalized, counts);
+  const offsets: number[] = [];
+  const matched = matchTokens(normalized, counts, offsets);
+  const tokens = joinSpelledOut(matched.slice());
   const table = tokenTable(tokens, QUOTATION.test(normalized));
   const features = featuresFromTable(text, normalized, tokens, table, 0, counts);
   if (tokens.length >= SENTENCE_SCORING_TOKENS) {
     const groups: string[][] = [];
     let current: string[] = [];
-    // The whole text's counts are already taken; the sentences' own are not used.
-    const discarded = { url: 0, email: 0, mention: 0, hashtag: 0, emoji: 0 };
-    for (const sentence of normalized.split(SENTENCE_BREAK)) {
-      current.push(...tokenize(sentence, discarded));
+    // Each sentence's tokens are what tokenize would find in it: a token's match never spans the whitespace that
+    // separates sentences, so the sentence's matches are the whole text's matches inside it, and only the joining
+    // of spelled-out words is done again, sentence by sentence.
+    let first = 0;
+    SENTENCE_BREAKS.lastIndex = 0;
+    for (;;) {
+      const separator = SENTENCE_BREAKS.exec(normalized);
+      const sentenceEnd = separator ? separator.index : normalized.length;
+      let last = first;
+      while (last < matched.length && offsets[last]! < sentenceEnd) last++;
+      if (last > first) current.push(...joinSpelledOut(matched.slice(first, last)));
+      first = last;
       if (current.length >= SENTENCE_GROUP_TOKENS) {
         groups.push(current);
         current = [];
       }
+      // The sentences after the last token add nothing.
+      if (!separator || first === matched.length) break;
     }
     // A short last sentence joins the previous group.
     if (current.length > 0) {
