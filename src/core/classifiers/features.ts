@@ -333,6 +333,56 @@ interface TokenTable {
   quoted: boolean;
 }
 
+/** What tokenTable takes from a token alone, whatever its neighbours. */
+interface TokenFacts {
+  /** FNV-1a of the token from WORD_SEED. */
+  hash: number;
+  /** Its negated and reported forms' indices. */
+  negated: number;
+  reported: number;
+  /** A placeholder (`__url__`): no character n-grams, no vector, not in a negator's scope. */
+  placeholder: boolean;
+  negator: boolean;
+  reporting: boolean;
+  /** The character 3-, 4- and 5-gram indices of ` ${token} `, sizes in that order (empty for a placeholder). */
+  grams: Int32Array;
+  row: number;
+}
+
+/**
+ * The facts of the tokens seen lately: a message's words are mostly common ones, whose n-grams and vector row
+ * need not be hashed and looked up again for each message. Emptied when it is full or the vectors change.
+ */
+const TOKEN_CACHE_SIZE = 50_000;
+const tokenCache = new Map<string, TokenFacts>();
+let tokenCacheVectors: WordVectors | null = null;
+
+function tokenFacts(token: string, vectors: WordVectors, withVectors: boolean): TokenFacts {
+  const hash = fnv(token, WORD_SEED);
+  const placeholder = token.startsWith('__');
+  let grams = NO_GRAMS;
+  if (!placeholder) {
+    const paddedLength = token.length + 2;
+    grams = new Int32Array(Math.max(0, paddedLength - 2) + Math.max(0, paddedLength - 3) + Math.max(0, paddedLength - 4));
+    let g = 0;
+    for (let size = 3; size <= 5; size++) {
+      const seed = CHAR_SEEDS[size]!;
+      for (let i = 0; i + size <= paddedLength; i++) grams[g++] = fnvPadded(token, seed, i, i + size) & HASH_MASK;
+    }
+  }
+  return {
+    hash,
+    negated: mix(NEGATED_SEED, hash) & HASH_MASK,
+    reported: mix(REPORTED_SEED, hash) & HASH_MASK,
+    placeholder,
+    negator: NEGATORS.has(token) || token.endsWith("n't"),
+    reporting: REPORTING_WORDS.has(token),
+    grams,
+    row: placeholder || !withVectors ? -1 : vectorRow(vectors, token),
+  };
+}
+const NO_GRAMS = new Int32Array(0);
+
 function tokenTable(tokens: readonly string[], quoted = false): TokenTable {
   const count = tokens.length;
   const skip2 = new Int32Array(count);
@@ -356,31 +406,34 @@ function tokenTable(tokens: readonly string[], quoted = false): TokenTable {
   const grams = new Int32Array(gramCapacity);
   let g = 0;
   let previous = 0;
+  if (tokenCacheVectors !== vectors) {
+    tokenCache.clear();
+    tokenCacheVectors = vectors;
+  }
   for (let t = 0; t < count; t++) {
     const token = tokens[t]!;
-    const h = fnv(token, WORD_SEED);
+    let known = tokenCache.get(token);
+    if (known === undefined) {
+      if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.clear();
+      tokenCache.set(token, (known = tokenFacts(token, vectors, withVectors)));
+    }
+    const h = known.hash;
     words[t] = h & HASH_MASK;
     if (t > 0) pairs[t] = mix(previous, h) & HASH_MASK;
     previous = h;
     wordHashes[t] = h;
     if (t >= 2) skip2[t] = mix(wordHashes[t - 2]! ^ SKIP_SEEDS[2]!, h) & HASH_MASK;
     if (t >= 3) skip3[t] = mix(wordHashes[t - 3]! ^ SKIP_SEEDS[3]!, h) & HASH_MASK;
-    negated[t] = mix(NEGATED_SEED, h) & HASH_MASK;
-    if (lastNegator >= 0 && t - lastNegator <= NEGATION_SCOPE && !token.startsWith('__')) negator[t] = lastNegator;
-    if (NEGATORS.has(token) || token.endsWith("n't")) lastNegator = t;
-    reportedForm[t] = mix(REPORTED_SEED, h) & HASH_MASK;
-    reportingBefore[t + 1] = reportingBefore[t]! + (REPORTING_WORDS.has(token) ? 1 : 0);
+    negated[t] = known.negated;
+    if (lastNegator >= 0 && t - lastNegator <= NEGATION_SCOPE && !known.placeholder) negator[t] = lastNegator;
+    if (known.negator) lastNegator = t;
+    reportedForm[t] = known.reported;
+    reportingBefore[t + 1] = reportingBefore[t]! + (known.reporting ? 1 : 0);
     gramStarts[t] = g;
-    if (token.startsWith('__')) {
-      rows[t] = -1;
-      continue;
-    }
-    const paddedLength = token.length + 2;
-    for (let size = 3; size <= 5; size++) {
-      const seed = CHAR_SEEDS[size]!;
-      for (let i = 0; i + size <= paddedLength; i++) grams[g++] = fnvPadded(token, seed, i, i + size) & HASH_MASK;
-    }
-    rows[t] = withVectors ? vectorRow(vectors, token) : -1;
+    rows[t] = known.row;
+    if (known.placeholder) continue;
+    grams.set(known.grams, g);
+    g += known.grams.length;
   }
   gramStarts[count] = g;
   return { matches: lexiconMatches(tokens), words, pairs, gramStarts, grams: grams.subarray(0, g), rows, skip2, skip3, negated, negator, reportedForm, reportingBefore, quoted };
