@@ -946,6 +946,11 @@ const MEMO_SIZE = 4;
 const memoKeys: string[] = [];
 const memoValues: TextFeatures[] = [];
 
+/** True when `text`'s features are memoized (scoring it again costs little). */
+export function featuresKnown(text: string): boolean {
+  return memoKeys.includes(text);
+}
+
 /** Features of `text`, memoized for the last few texts (callers that score one text with several models in turn). */
 export function featuresOf(text: string): TextFeatures {
   for (let i = 0; i < memoKeys.length; i++) if (memoKeys[i] === text) return memoValues[i]!;
