@@ -24,8 +24,13 @@ interface Slot {
   current: Job[];
 }
 
-/** Jobs waiting when a worker becomes idle go to it together, up to this many: one message each way instead of one per job. */
+/**
+ * Jobs waiting when a worker becomes idle go to it together, up to this many and this many characters: one message
+ * each way instead of one per job. A long text goes alone, so that its answer is not read with others at once.
+ */
 const MAX_BATCH = 32;
+const MAX_BATCH_CHARS = 16_000;
+const charsOf = (job: TextJob): number => job.fields.reduce((sum, field) => sum + field.text.length, 0);
 
 /**
  * Long texts run their normalization, policies and insights in worker threads, so that one client
@@ -130,7 +135,10 @@ export class TextWorkerPool {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
       if (!slot.ready || slot.current.length > 0) continue;
-      slot.current = this.queue.splice(0, MAX_BATCH);
+      let count = 1;
+      let chars = charsOf(this.queue[0]!.job);
+      while (count < MAX_BATCH && count < this.queue.length && chars + charsOf(this.queue[count]!.job) <= MAX_BATCH_CHARS) chars += charsOf(this.queue[count++]!.job);
+      slot.current = this.queue.splice(0, count);
       slot.worker.postMessage({ jobs: slot.current.map((pending) => pending.job) });
     }
   }
