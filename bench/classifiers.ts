@@ -45,7 +45,8 @@ const BENCH_MESSAGE =
   'it gets sunny in the afternoon. Thanks to all donors';
 const DEFAULT_CLASSIFIERS = ['toxicity', 'toxicity_severe', 'hate', 'sexual', 'violence', 'self_harm', 'profanity', 'spam'];
 const defaultPolicies = classifierPolicies.filter((policy) => DEFAULT_CLASSIFIERS.includes(policy.id));
-const benchMessage = (i: number): string => `${BENCH_MESSAGE.slice(0, 270)}donor ${String(i % 100_000).padStart(5, '0')}`.slice(0, 280);
+const benchMessage = (i: number): string => `${BENCH_MESSAGE.slice(0, 270)}donor ${String(i % 10_000).padStart(4, '0')}`;
+if (benchMessage(0).length !== 280) throw new Error('the distinct bench message must be 280 characters');
 function scoreDefault(text: string): number {
   const analyses = new Map<string, unknown>();
   let sum = 0;
@@ -54,9 +55,9 @@ function scoreDefault(text: string): number {
 }
 for (let i = 0; i < 2000; i++) sink += scoreDefault(benchMessage(i));
 const defaultStart = cpuUsage();
-for (let i = 0; i < 20_000; i++) sink += scoreDefault(benchMessage(50_000 + i));
+for (let i = 0; i < 5_000; i++) sink += scoreDefault(benchMessage(2_000 + i));
 const defaultUsed = cpuUsage(defaultStart);
-const defaultCpu = (defaultUsed.user + defaultUsed.system) / 1000 / 20_000;
+const defaultCpu = (defaultUsed.user + defaultUsed.system) / 1000 / 5_000;
 
 // An object of eight 280-character fields, scored policy by policy over the fields as the pipeline does. With each
 // field's analyses shared across policies its features are computed once; with a fresh map per call (as before the
