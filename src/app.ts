@@ -134,7 +134,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
           pool: new TextWorkerPool({ size: config.textWorkers.size, maxQueue: config.textWorkers.maxQueue }),
           minChars: config.textWorkers.minChars,
           busyRequests: config.textWorkers.busyRequests,
-          busyQueue: config.textWorkers.busyQueue,
+          // Short texts never take the last places of the queue, where a long text would be refused.
+          busyQueue: Math.min(config.textWorkers.busyQueue, config.textWorkers.maxQueue - 1),
           active: 0,
         }
       : null;
