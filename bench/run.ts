@@ -3,7 +3,9 @@
  * machine, in the same run, with the same 280-character message. Prints
  * req/s, p50 and p99, and each run's req/s as a share of the echo's, measured just before
  * and just after that run. With DATABASE_URL set, the service runs are
- * repeated on PostgreSQL (in a fresh database).
+ * repeated on PostgreSQL (in a fresh database). BENCH_ONLY (a part of a run's name, e.g. "new message")
+ * runs only the service runs whose names contain it, each still between two echo runs. BENCH_PROFILE_DIR
+ * starts the service with `--cpu-prof` into that directory (a profile of its main thread per service run).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,6 +19,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 /** Request numbers of the warm-ups start here: their contentIds and authors are not the measured run's. */
 const WARM_UP_BASE = 1_000_000_000;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ONLY = process.env.BENCH_ONLY ?? '';
+const selected = (name: string): boolean => name.includes(ONLY);
 const MESSAGE =
   'Hey everyone! Just finished setting up the new community garden behind the library. We planted tomatoes, basil, ' +
   'and a few rows of sunflowers. If anyone wants to help water on weekends, send me a message. Bring gloves and a hat, ' +
@@ -41,7 +45,8 @@ interface Row {
 
 function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    const profile = script === 'src/main.ts' && process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+    const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -118,6 +123,7 @@ async function benchService(label: string, env: Record<string, string>, key: str
       [`${label}: doNotStore, a new message each request`, (i) => JSON.stringify({ content: { type: 'text', text: distinct(i) }, doNotStore: true })],
     ];
     for (const [name, body] of scenarios) {
+      if (!selected(name)) continue;
       // Warm-up of this very path (JIT, the embedded store's WebAssembly tiers, the store's first pages); not measured.
       await autocannon({ url, method: 'POST', connections: 10, duration: 2, headers: { 'content-type': 'application/json', ...auth }, ...bodyOptions(body, WARM_UP_BASE) });
       await compared(measureEcho, () => load(name, url, body, auth), rows);
@@ -126,7 +132,7 @@ async function benchService(label: string, env: Record<string, string>, key: str
     // a body the store could not hold (a fractional timestamp, once a 500 that failed its whole batch).
     const storing = (i: number) => JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-p${i}` });
     const poisonBody = JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-poison`, timestamp: 1.5 });
-    await compared(
+    if (selected(`${label}: storing beside 2 poison clients`)) await compared(
       measureEcho,
       async () => {
         const poison = autocannon({ url, method: 'POST', connections: 2, duration: DURATION, headers: { 'content-type': 'application/json', ...auth }, body: poisonBody });

@@ -27,6 +27,7 @@ import { accountRoutes } from './routes/account.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { Metrics } from './observability/metrics.ts';
 import { TextWorkerPool } from './pipeline/text-workers.ts';
+import type { PipelineDeps } from './pipeline/moderate.ts';
 import { createMediaStageFromConfig } from './media/setup.ts';
 import type { MediaStage } from './media/stage.ts';
 import { Redis } from 'ioredis';
@@ -61,7 +62,7 @@ export interface AppDeps {
   /** API keys' last use, noted per request and written every few seconds. */
   keyUse: KeyUseTracker;
   /** Long texts' analysis off the event loop; null with TEXT_WORKERS=0. */
-  textWorkers: { pool: TextWorkerPool; minChars: number } | null;
+  textWorkers: NonNullable<PipelineDeps['textWorkers']> | null;
   /** Images, video, audio and web pages (docs/media.md); its worker pool starts with the first image. */
   media: MediaStage;
   /** Recounts each review queue's open items for the overview; `poke()` after a queue is created or its filter changes. */
@@ -129,7 +130,14 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   });
   deps.textWorkers =
     config.textWorkers.size > 0
-      ? { pool: new TextWorkerPool({ size: config.textWorkers.size, maxQueue: config.textWorkers.maxQueue }), minChars: config.textWorkers.minChars }
+      ? {
+          pool: new TextWorkerPool({ size: config.textWorkers.size, maxQueue: config.textWorkers.maxQueue }),
+          minChars: config.textWorkers.minChars,
+          busyRequests: config.textWorkers.busyRequests,
+          // Short texts never take the last places of the queue, where a long text would be refused.
+          busyQueue: Math.min(config.textWorkers.busyQueue, config.textWorkers.maxQueue - 1),
+          active: 0,
+        }
       : null;
   deps.media = createMediaStageFromConfig(config, db);
   app.decorate('deps', deps);

@@ -54,7 +54,7 @@ export interface Config {
   /** redis:// URL of the shared rate-limit counters; null: a table of the store. */
   redisUrl: string | null;
   /** Worker threads for long texts (0: every text on the event loop), and from how many characters a text goes there. */
-  textWorkers: { size: number; minChars: number; maxQueue: number };
+  textWorkers: { size: number; minChars: number; maxQueue: number; busyRequests: number; busyQueue: number };
   /** Bearer token that opens GET /metrics to any client; null: loopback clients only. */
   metricsToken: string | null;
   /** A request whose headers and body have not all arrived within this time is answered 408 and closed. */
@@ -279,6 +279,8 @@ export function loadConfig(env: Env = process.env): Config {
       size: integer('TEXT_WORKERS', Math.max(1, Math.min(4, os.availableParallelism() - 1)), 0, 64),
       minChars: integer('TEXT_WORKER_MIN_CHARS', 8_000, 1, 1_000_000),
       maxQueue: integer('TEXT_WORKER_QUEUE', 256, 1, 100_000),
+      busyRequests: integer('TEXT_WORKER_BUSY_REQUESTS', 4, 0, 100_000),
+      busyQueue: integer('TEXT_WORKER_BUSY_QUEUE', 64, 0, 100_000),
     },
     rateLimits: {
       perKey: integer('RATE_LIMIT_PER_KEY', 60_000, 0, 100_000_000),

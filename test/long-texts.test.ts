@@ -58,3 +58,37 @@ describe('long texts are analysed in worker threads', () => {
     assert.ok(withWorkers < onTheLoop / 2, `event loop held for ${withWorkers.toFixed(1)} ms with workers, ${onTheLoop.toFixed(1)} ms without`);
   });
 });
+
+describe('under load, short texts are analysed in worker threads too', () => {
+  let busy: TestServer;
+  let onLoop: TestServer;
+  before(async () => {
+    busy = await startTestServer({ TEXT_WORKERS: '1', TEXT_WORKER_BUSY_REQUESTS: '1', TEXT_WORKER_BUSY_QUEUE: '1000' });
+    onLoop = await startTestServer({ TEXT_WORKERS: '0' });
+  });
+  after(async () => {
+    await busy.close();
+    await onLoop.close();
+  });
+
+  test('a lone request stays on the event loop; concurrent ones go to the started workers with the same verdicts', async () => {
+    const pool = busy.server.app.deps.textWorkers!.pool;
+    const texts = Array.from({ length: 24 }, (_, i) => `${paragraph.slice(0, 200)} message ${i}`);
+    const body = (text: string) => ({ content: { type: 'text', text }, doNotStore: true, policies: [...defaultChannelPolicies(), { id: 'pii' }] });
+    const lone = await busy.request('POST', '/v1/moderate', { body: body(texts[0]!) });
+    assert.equal(lone.status, 200);
+    assert.equal(pool.ready(), false, 'a lone request does not start the workers');
+    // The first burst starts the workers (its requests run on the loop meanwhile); later bursts use them.
+    for (let round = 0; round < 50 && !pool.ready(); round++) {
+      const answers = await Promise.all(texts.map((text) => busy.request('POST', '/v1/moderate', { body: body(text) })));
+      assert.ok(answers.every((a) => a.status === 200));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(pool.ready(), 'the workers started under load');
+    assert.equal(pool.answered(), 0);
+    const inWorkers = await Promise.all(texts.map((text) => busy.request('POST', '/v1/moderate', { body: body(text) })));
+    const reference = await Promise.all(texts.map((text) => onLoop.request('POST', '/v1/moderate', { body: body(text) })));
+    assert.ok(pool.answered() > 0, 'a burst went to the workers');
+    for (let i = 0; i < texts.length; i++) assert.deepEqual(comparable(inWorkers[i]!.body), comparable(reference[i]!.body), texts[i]);
+  });
+});

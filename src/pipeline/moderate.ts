@@ -17,6 +17,7 @@ import type { ModerateBody, ModerateResponse } from '../schemas/moderate.ts';
 import type { ModelBackendConfig } from '../policies/guideline.ts';
 import { rescoreCandidates, type RescoreCandidate } from '../policies/rescore.ts';
 import { classifierPolicies } from '../core/classifiers/index.ts';
+import { featuresKnown } from '../core/classifiers/features.ts';
 import { languageSupport, MODEL_LANGUAGES, type LanguageSupport } from '../core/classifiers/language-support.ts';
 import { applyReplacements } from './masking.ts';
 import { prepareText, type PreparedField } from './prepare-text.ts';
@@ -33,8 +34,13 @@ export interface PipelineDeps {
   submissions: GroupCommitter<SubmissionWrite, SubmissionWritten>;
   /** The model backend for guidelines; without it guidelines answer with an error entry. */
   config?: Pick<Config, 'modelBackend' | 'allowPrivateOutbound'>;
-  /** Texts of at least `minChars` characters (all fields together) are analysed in these worker threads. */
-  textWorkers?: { pool: TextWorkerPool; minChars: number } | null;
+  /**
+   * Texts of at least `minChars` characters (all fields together) are analysed in these worker threads; shorter ones
+   * too while more than `busyRequests` requests are in the pipeline (0: never) and fewer than `busyQueue` jobs wait
+   * for a worker, so that a loaded server uses its other cores and a lone request does not pay the hop. `active`
+   * counts the requests in the pipeline (the route counts them until their answer leaves).
+   */
+  textWorkers?: { pool: TextWorkerPool; minChars: number; busyRequests?: number; busyQueue?: number; active?: number } | null;
   /** Images, video, audio and web pages; null or absent: media is reported as not analysed. */
   media?: MediaStage | null;
 }
@@ -260,7 +266,18 @@ function analyseLongTexts(
   if (!workers || !workers.pool.available()) return null;
   let length = 0;
   for (const field of texts) length += field.text.length;
-  if (length < workers.minChars) return null;
+  if (length < workers.minChars) {
+    // A short text goes to a worker only under load, once the workers run, and while they keep up; not one whose
+    // classifier features this thread remembers (a repeated text), which costs less here than the hop to a worker.
+    const busy = workers.busyRequests ?? 0;
+    if (busy === 0 || (workers.active ?? 0) <= busy || length === 0) return null;
+    if (texts.every((field) => featuresKnown(field.text))) return null;
+    if (!workers.pool.ready()) {
+      workers.pool.start();
+      return null;
+    }
+    if (workers.pool.queued() >= (workers.busyQueue ?? 0)) return null;
+  }
   return workers.pool.run({ fields: texts, normalize: channel.config.unicodeNormalization, settings, insights: channel.config.insights });
 }
 

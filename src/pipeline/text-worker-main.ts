@@ -4,11 +4,15 @@ import { analyseTexts, type TextJob } from './text-analysis.ts';
 
 /** Runs long texts' normalization and built-in policies off the event loop (see text-workers.ts). */
 loadModels();
-parentPort!.on('message', (message: { id: number; job: TextJob }) => {
-  try {
-    parentPort!.postMessage({ id: message.id, result: analyseTexts(message.job) });
-  } catch (error) {
-    parentPort!.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) });
-  }
+// Jobs come in batches (those waiting when this worker became idle) and are answered together, in order.
+parentPort!.on('message', (message: { jobs: TextJob[] }) => {
+  const results = message.jobs.map((job) => {
+    try {
+      return { result: analyseTexts(job) };
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
+  });
+  parentPort!.postMessage({ results });
 });
 parentPort!.postMessage({ ready: true });

@@ -20,8 +20,23 @@ interface Job {
 interface Slot {
   worker: Worker;
   ready: boolean;
-  current: Job | null;
+  /**
+   * Batches sent to the worker and not answered yet, oldest first (it answers them in order). Up to
+   * IN_FLIGHT at once, so that the next batch is waiting when the worker finishes one instead of the worker
+   * idling until this thread reads its answer and sends more.
+   */
+  sent: Job[][];
 }
+
+const IN_FLIGHT = 2;
+
+/**
+ * Jobs waiting go to a worker together, up to this many and this many characters: one message
+ * each way instead of one per job. A long text goes alone, so that its answer is not read with others at once.
+ */
+const MAX_BATCH = 8;
+const MAX_BATCH_CHARS = 16_000;
+const charsOf = (job: TextJob): number => job.fields.reduce((sum, field) => sum + field.text.length, 0);
 
 /**
  * Long texts run their normalization, policies and insights in worker threads, so that one client
@@ -35,6 +50,8 @@ export class TextWorkerPool {
   private closed = false;
   /** Workers that died before they were ready, in a row: past a few the pool gives up (models missing). */
   private failedStarts = 0;
+  private answeredJobs = 0;
+  private flushScheduled = false;
 
   // Workers start with the first long text, not with the server: a deployment that never sees one
   // does not pay their memory (each holds its own models), and the first long text waits for them.
@@ -45,6 +62,20 @@ export class TextWorkerPool {
     return !this.closed && this.failedStarts < MAX_FAILED_STARTS;
   }
 
+  /** True once a worker has loaded its models; `start` starts the workers without a job. */
+  ready(): boolean {
+    return this.slots.some((slot) => slot.ready);
+  }
+
+  start(): void {
+    if (!this.closed && this.slots.length === 0) for (let i = 0; i < this.options.size; i++) this.slots.push(this.spawn());
+  }
+
+  /** Jobs the workers have answered since the pool started. */
+  answered(): number {
+    return this.answeredJobs;
+  }
+
   /** Jobs waiting for a worker (metrics). */
   queued(): number {
     return this.queue.length;
@@ -52,7 +83,7 @@ export class TextWorkerPool {
 
   /** Jobs running in a worker (metrics). */
   busy(): number {
-    return this.slots.filter((slot) => slot.current !== null).length;
+    return this.slots.filter((slot) => slot.sent.length > 0).length;
   }
 
   run(job: TextJob): Promise<TextAnalysis> {
@@ -62,10 +93,17 @@ export class TextWorkerPool {
         new ApiError('SERVICE_UNAVAILABLE', 'Too many long texts are waiting to be analysed; try again shortly', [], { 'retry-after': '1' }),
       );
     }
-    if (this.slots.length === 0) for (let i = 0; i < this.options.size; i++) this.slots.push(this.spawn());
+    this.start();
     return new Promise((resolve, reject) => {
       this.queue.push({ job, resolve, reject });
-      this.dispatch();
+      // The jobs of one event-loop turn leave together, at its end.
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => {
+          this.flushScheduled = false;
+          this.dispatch();
+        });
+      }
     });
   }
 
@@ -77,25 +115,26 @@ export class TextWorkerPool {
 
   private spawn(): Slot {
     const worker = new Worker(new URL('./text-worker.mjs', import.meta.url));
-    const slot: Slot = { worker, ready: false, current: null };
-    worker.on('message', (message: { ready?: boolean; result?: TextAnalysis; error?: string }) => {
+    const slot: Slot = { worker, ready: false, sent: [] };
+    worker.on('message', (message: { ready?: boolean; results?: Array<{ result?: TextAnalysis; error?: string }> }) => {
       if (message.ready) {
         slot.ready = true;
         this.failedStarts = 0;
         return this.dispatch();
       }
-      const finished = slot.current;
-      slot.current = null;
-      if (finished) {
-        if (message.error !== undefined) finished.reject(new Error(message.error));
-        else finished.resolve(message.result!);
-      }
+      const finished = slot.sent.shift() ?? [];
+      this.answeredJobs += finished.length;
+      finished.forEach((job, i) => {
+        const answer = message.results?.[i];
+        if (answer?.result !== undefined) job.resolve(answer.result);
+        else job.reject(new Error(answer?.error ?? 'The text worker gave no answer'));
+      });
       this.dispatch();
     });
     worker.on('error', () => {});
     worker.on('exit', () => {
-      slot.current?.reject(new Error('The text worker stopped while analysing this text'));
-      slot.current = null;
+      for (const batch of slot.sent) for (const job of batch) job.reject(new Error('The text worker stopped while analysing this text'));
+      slot.sent = [];
       if (!slot.ready) this.failedStarts++;
       const index = this.slots.indexOf(slot);
       if (index < 0 || this.closed) return;
@@ -106,12 +145,17 @@ export class TextWorkerPool {
   }
 
   private dispatch(): void {
-    for (const slot of this.slots) {
-      if (this.queue.length === 0) return;
-      if (!slot.ready || slot.current !== null) continue;
-      const next = this.queue.shift()!;
-      slot.current = next;
-      slot.worker.postMessage({ id: 0, job: next.job });
+    for (let round = 0; round < IN_FLIGHT; round++) {
+      for (const slot of this.slots) {
+        if (this.queue.length === 0) return;
+        if (!slot.ready || slot.sent.length > round) continue;
+        let count = 1;
+        let chars = charsOf(this.queue[0]!.job);
+        while (count < MAX_BATCH && count < this.queue.length && chars + charsOf(this.queue[count]!.job) <= MAX_BATCH_CHARS) chars += charsOf(this.queue[count++]!.job);
+        const batch = this.queue.splice(0, count);
+        slot.sent.push(batch);
+        slot.worker.postMessage({ jobs: batch.map((pending) => pending.job) });
+      }
     }
   }
 }

@@ -22,7 +22,16 @@ export async function moderateRoutes(fastify: FastifyInstance): Promise<void> {
       // every anyOf branch (modified, author, policy data) at run time, which costs more than it saves.
       serializerCompiler: () => moderateResponseJson,
     },
-    (request) => moderate(app.deps, request.principal.projectId, request.body).then(counted).then(atEndOfTurn),
+    (request) => {
+      // Requests between their start and their answer's departure: under load, short texts also go to the text workers.
+      const workers = app.deps.textWorkers;
+      if (!workers) return moderate(app.deps, request.principal.projectId, request.body).then(counted).then(atEndOfTurn);
+      workers.active = (workers.active ?? 0) + 1;
+      return moderate(app.deps, request.principal.projectId, request.body)
+        .then(counted)
+        .then(atEndOfTurn)
+        .finally(() => void workers.active!--);
+    },
   );
 
   const { metrics } = app.deps;

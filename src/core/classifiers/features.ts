@@ -71,6 +71,8 @@ const STRUCTURAL_BASE = HASH_SIZE;
 const LEXICON_BASE = HASH_SIZE + STRUCTURAL_FEATURES.length;
 const structuralIndex = (name: (typeof STRUCTURAL_FEATURES)[number]): number =>
   STRUCTURAL_BASE + STRUCTURAL_FEATURES.indexOf(name);
+/** Looked up once, not per text. */
+const S = Object.fromEntries(STRUCTURAL_FEATURES.map((name) => [name, structuralIndex(name)])) as Record<(typeof STRUCTURAL_FEATURES)[number], number>;
 
 export interface TextFeatures {
   /** Feature indices (may repeat; a dot product sums them). */
@@ -157,6 +159,8 @@ export const CHUNK_TOKENS = 48;
 export const SENTENCE_SCORING_TOKENS = 32;
 const SENTENCE_GROUP_TOKENS = 8;
 const SENTENCE_BREAK = /(?<=[.!?])\s+|\n+/;
+/** SENTENCE_BREAK, searched for one separator after another. */
+const SENTENCE_BREAKS = new RegExp(SENTENCE_BREAK.source, 'g');
 
 const TOKEN_PATTERN =
   /https?:\/\/[^\s]+|www\.[^\s]+|[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+\.[\p{L}.]{2,}|[@#]?[\p{L}\p{N}'’*$@]+|\p{Extended_Pictographic}/gu;
@@ -230,10 +234,17 @@ export interface FeatureBuilder {
 }
 
 function tokenize(normalized: string, counts: { url: number; email: number; mention: number; hashtag: number; emoji: number }): string[] {
+  return joinSpelledOut(matchTokens(normalized, counts, null));
+}
+
+/** The tokens of `normalized` before spelled-out words are joined; `offsets` (when given) gets where each one's match starts. */
+function matchTokens(normalized: string, counts: { url: number; email: number; mention: number; hashtag: number; emoji: number }, offsets: number[] | null): string[] {
   const tokens: string[] = [];
   TOKEN_PATTERN.lastIndex = 0;
   for (const match of normalized.matchAll(TOKEN_PATTERN)) {
     const raw = match[0];
+    // Every branch below pushes at most one token; the offset is kept for the one it pushes.
+    if (offsets) offsets[tokens.length] = match.index;
     const first = raw.charCodeAt(0);
     if (raw.startsWith('http') || raw.startsWith('www.')) {
       counts.url++;
@@ -258,7 +269,8 @@ function tokenize(normalized: string, counts: { url: number; email: number; ment
       if (token) tokens.push(token);
     }
   }
-  return joinSpelledOut(tokens);
+  if (offsets) offsets.length = tokens.length;
+  return tokens;
 }
 
 const SINGLE_LETTER = /^\p{L}$/u;
@@ -321,6 +333,56 @@ interface TokenTable {
   quoted: boolean;
 }
 
+/** What tokenTable takes from a token alone, whatever its neighbours. */
+interface TokenFacts {
+  /** FNV-1a of the token from WORD_SEED. */
+  hash: number;
+  /** Its negated and reported forms' indices. */
+  negated: number;
+  reported: number;
+  /** A placeholder (`__url__`): no character n-grams, no vector, not in a negator's scope. */
+  placeholder: boolean;
+  negator: boolean;
+  reporting: boolean;
+  /** The character 3-, 4- and 5-gram indices of ` ${token} `, sizes in that order (empty for a placeholder). */
+  grams: Int32Array;
+  row: number;
+}
+
+/**
+ * The facts of the tokens seen lately: a message's words are mostly common ones, whose n-grams and vector row
+ * need not be hashed and looked up again for each message. Emptied when it is full or the vectors change.
+ */
+const TOKEN_CACHE_SIZE = 50_000;
+const tokenCache = new Map<string, TokenFacts>();
+let tokenCacheVectors: WordVectors | null = null;
+
+function tokenFacts(token: string, vectors: WordVectors, withVectors: boolean): TokenFacts {
+  const hash = fnv(token, WORD_SEED);
+  const placeholder = token.startsWith('__');
+  let grams = NO_GRAMS;
+  if (!placeholder) {
+    const paddedLength = token.length + 2;
+    grams = new Int32Array(Math.max(0, paddedLength - 2) + Math.max(0, paddedLength - 3) + Math.max(0, paddedLength - 4));
+    let g = 0;
+    for (let size = 3; size <= 5; size++) {
+      const seed = CHAR_SEEDS[size]!;
+      for (let i = 0; i + size <= paddedLength; i++) grams[g++] = fnvPadded(token, seed, i, i + size) & HASH_MASK;
+    }
+  }
+  return {
+    hash,
+    negated: mix(NEGATED_SEED, hash) & HASH_MASK,
+    reported: mix(REPORTED_SEED, hash) & HASH_MASK,
+    placeholder,
+    negator: NEGATORS.has(token) || token.endsWith("n't"),
+    reporting: REPORTING_WORDS.has(token),
+    grams,
+    row: placeholder || !withVectors ? -1 : vectorRow(vectors, token),
+  };
+}
+const NO_GRAMS = new Int32Array(0);
+
 function tokenTable(tokens: readonly string[], quoted = false): TokenTable {
   const count = tokens.length;
   const skip2 = new Int32Array(count);
@@ -344,31 +406,34 @@ function tokenTable(tokens: readonly string[], quoted = false): TokenTable {
   const grams = new Int32Array(gramCapacity);
   let g = 0;
   let previous = 0;
+  if (tokenCacheVectors !== vectors) {
+    tokenCache.clear();
+    tokenCacheVectors = vectors;
+  }
   for (let t = 0; t < count; t++) {
     const token = tokens[t]!;
-    const h = fnv(token, WORD_SEED);
+    let known = tokenCache.get(token);
+    if (known === undefined) {
+      if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.clear();
+      tokenCache.set(token, (known = tokenFacts(token, vectors, withVectors)));
+    }
+    const h = known.hash;
     words[t] = h & HASH_MASK;
     if (t > 0) pairs[t] = mix(previous, h) & HASH_MASK;
     previous = h;
     wordHashes[t] = h;
     if (t >= 2) skip2[t] = mix(wordHashes[t - 2]! ^ SKIP_SEEDS[2]!, h) & HASH_MASK;
     if (t >= 3) skip3[t] = mix(wordHashes[t - 3]! ^ SKIP_SEEDS[3]!, h) & HASH_MASK;
-    negated[t] = mix(NEGATED_SEED, h) & HASH_MASK;
-    if (lastNegator >= 0 && t - lastNegator <= NEGATION_SCOPE && !token.startsWith('__')) negator[t] = lastNegator;
-    if (NEGATORS.has(token) || token.endsWith("n't")) lastNegator = t;
-    reportedForm[t] = mix(REPORTED_SEED, h) & HASH_MASK;
-    reportingBefore[t + 1] = reportingBefore[t]! + (REPORTING_WORDS.has(token) ? 1 : 0);
+    negated[t] = known.negated;
+    if (lastNegator >= 0 && t - lastNegator <= NEGATION_SCOPE && !known.placeholder) negator[t] = lastNegator;
+    if (known.negator) lastNegator = t;
+    reportedForm[t] = known.reported;
+    reportingBefore[t + 1] = reportingBefore[t]! + (known.reporting ? 1 : 0);
     gramStarts[t] = g;
-    if (token.startsWith('__')) {
-      rows[t] = -1;
-      continue;
-    }
-    const paddedLength = token.length + 2;
-    for (let size = 3; size <= 5; size++) {
-      const seed = CHAR_SEEDS[size]!;
-      for (let i = 0; i + size <= paddedLength; i++) grams[g++] = fnvPadded(token, seed, i, i + size) & HASH_MASK;
-    }
-    rows[t] = withVectors ? vectorRow(vectors, token) : -1;
+    rows[t] = known.row;
+    if (known.placeholder) continue;
+    grams.set(known.grams, g);
+    g += known.grams.length;
   }
   gramStarts[count] = g;
   return { matches: lexiconMatches(tokens), words, pairs, gramStarts, grams: grams.subarray(0, g), rows, skip2, skip3, negated, negator, reportedForm, reportingBefore, quoted };
@@ -395,20 +460,32 @@ export function featuresOfTokens(tokens: string[]): TextFeatures {
 export function computeFeatures(text: string): TextFeatures {
   const normalized = text.normalize('NFKC').toLowerCase();
   const counts = { url: 0, email: 0, mention: 0, hashtag: 0, emoji: 0 };
-  const tokens = tokenize(normalized, counts);
+  const offsets: number[] = [];
+  const matched = matchTokens(normalized, counts, offsets);
+  const tokens = joinSpelledOut(matched.slice());
   const table = tokenTable(tokens, QUOTATION.test(normalized));
   const features = featuresFromTable(text, normalized, tokens, table, 0, counts);
   if (tokens.length >= SENTENCE_SCORING_TOKENS) {
     const groups: string[][] = [];
     let current: string[] = [];
-    // The whole text's counts are already taken; the sentences' own are not used.
-    const discarded = { url: 0, email: 0, mention: 0, hashtag: 0, emoji: 0 };
-    for (const sentence of normalized.split(SENTENCE_BREAK)) {
-      current.push(...tokenize(sentence, discarded));
+    // Each sentence's tokens are what tokenize would find in it: a token's match never spans the whitespace that
+    // separates sentences, so the sentence's matches are the whole text's matches inside it, and only the joining
+    // of spelled-out words is done again, sentence by sentence.
+    let first = 0;
+    SENTENCE_BREAKS.lastIndex = 0;
+    for (;;) {
+      const separator = SENTENCE_BREAKS.exec(normalized);
+      const sentenceEnd = separator ? separator.index : normalized.length;
+      let last = first;
+      while (last < matched.length && offsets[last]! < sentenceEnd) last++;
+      if (last > first) current.push(...joinSpelledOut(matched.slice(first, last)));
+      first = last;
       if (current.length >= SENTENCE_GROUP_TOKENS) {
         groups.push(current);
         current = [];
       }
+      // The sentences after the last token add nothing.
+      if (!separator || first === matched.length) break;
     }
     // A short last sentence joins the previous group.
     if (current.length > 0) {
@@ -465,8 +542,6 @@ function fnvPadded(token: string, seed: number, start: number, end: number): num
 }
 
 const TEXT_CHAR_SEED = 0x3c6ef372;
-const DIGITS = /[0-9]/g;
-const SPACES = /\s+/g;
 
 /**
  * Word 1–2-grams, character 3–5-grams (of each word padded with spaces) and character
@@ -488,10 +563,45 @@ function hashedNgrams(table: TokenTable, from: number, to: number, text: string)
   n = contextFeatures(table, from, to, n);
   // Character 3-grams of the whole text, across spaces and punctuation, digits collapsed to 0
   // ("£0.00/min", "to 00000", "word-glued"): shapes the word tokens lose (round 4, chosen on training/dev.ts).
-  const shaped = ` ${text.replace(DIGITS, '0').replace(SPACES, ' ')} `;
-  for (let i = 0; i + 3 <= shaped.length; i++) scratch[n++] = fnv(shaped, TEXT_CHAR_SEED, i, i + 3) & HASH_MASK;
+  n = textTrigrams(text, n);
   return n > BITMAP_MIN_COUNT ? sortedUniqueByBitmap(n) : sortedUniqueBySort(n);
 }
+
+/** JavaScript's `\s` for one UTF-16 unit (the regex itself decides outside ASCII). */
+const SPACE = /\s/;
+const isSpace = (c: number): boolean => (c < 128 ? c === 32 || (c >= 9 && c <= 13) : SPACE.test(String.fromCharCode(c)));
+
+/**
+ * Appends the hashed character 3-grams of ` ${text.replace(/[0-9]/g, '0').replace(/\s+/g, ' ')} ` (each FNV-1a
+ * from TEXT_CHAR_SEED, as fnv computes it) to `scratch` from `n` on, without building that string; returns the
+ * new count.
+ */
+function textTrigrams(text: string, n: number): number {
+  if (shapedBuffer.length < text.length + 2) shapedBuffer = new Uint16Array(2 * text.length + 2);
+  const shaped = shapedBuffer;
+  let length = 0;
+  shaped[length++] = 32;
+  let inSpace = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c)) {
+      if (!inSpace) shaped[length++] = 32;
+      inSpace = true;
+    } else {
+      shaped[length++] = c >= 48 && c <= 57 ? 48 : c;
+      inSpace = false;
+    }
+  }
+  shaped[length++] = 32;
+  for (let i = 0; i + 3 <= length; i++) {
+    let hash = Math.imul(TEXT_CHAR_SEED ^ shaped[i]!, 0x01000193);
+    hash = Math.imul(hash ^ shaped[i + 1]!, 0x01000193);
+    hash = Math.imul(hash ^ shaped[i + 2]!, 0x01000193);
+    scratch[n++] = (hash >>> 0) & HASH_MASK;
+  }
+  return n;
+}
+let shapedBuffer = new Uint16Array(1024);
 
 /** Appends the context features of the tokens `from` to `to` to `scratch` from `n` on; returns the new count. */
 function contextFeatures(table: TokenTable, from: number, to: number, n: number): number {
@@ -508,11 +618,49 @@ function contextFeatures(table: TokenTable, from: number, to: number, n: number)
   return n;
 }
 
+/** Second buffer and digit counts of the radix sort. */
+let radixBuffer = new Int32Array(4096);
+const radixCounts = new Int32Array(1 << 9);
+
+/**
+ * `scratch[0..n)` (hash indices below 2^18) sorted and de-duplicated in place; returns the count. Two passes of
+ * a least-significant-digit radix sort on 9 bits each (a typed array's own sort was a quarter of the featurizer's
+ * time), insertion sort for a few indices. Any correct sort gives the same sorted, distinct indices.
+ */
 function sortedUniqueBySort(n: number): number {
-  const sorted = scratch.subarray(0, n).sort();
+  if (n <= 24) {
+    for (let i = 1; i < n; i++) {
+      const value = scratch[i]!;
+      let j = i - 1;
+      while (j >= 0 && scratch[j]! > value) {
+        scratch[j + 1] = scratch[j]!;
+        j--;
+      }
+      scratch[j + 1] = value;
+    }
+  } else {
+    if (radixBuffer.length < n) radixBuffer = new Int32Array(n * 2);
+    radixPass(scratch, radixBuffer, n, 0);
+    radixPass(radixBuffer, scratch, n, 9);
+  }
   let unique = 0;
-  for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) scratch[unique++] = sorted[i]!;
+  for (let i = 0; i < n; i++) if (i === 0 || scratch[i] !== scratch[unique - 1]) scratch[unique++] = scratch[i]!;
   return unique;
+}
+
+function radixPass(from: Int32Array, to: Int32Array, n: number, shift: number): void {
+  radixCounts.fill(0);
+  for (let i = 0; i < n; i++) radixCounts[(from[i]! >>> shift) & 511]!++;
+  let total = 0;
+  for (let d = 0; d < 512; d++) {
+    const count = radixCounts[d]!;
+    radixCounts[d] = total;
+    total += count;
+  }
+  for (let i = 0; i < n; i++) {
+    const value = from[i]!;
+    to[radixCounts[(value >>> shift) & 511]!++] = value;
+  }
 }
 
 /**
@@ -570,8 +718,10 @@ function embeddingFeatures(table: TokenTable, from: number, to: number): void {
   if (dimensions !== EMBEDDING_DIMENSIONS) return;
   const { values, scales } = vectors;
   const similarities = conceptSimilarities(vectors);
-  embeddingSum.fill(0);
-  embeddingMax.fill(-Infinity);
+  if (foundBases.length < to - from) {
+    foundBases = new Int32Array(2 * (to - from));
+    foundScales = new Float64Array(2 * (to - from));
+  }
   conceptMax.fill(0);
   let found = 0;
   for (let t = from; t < to; t++) {
@@ -581,14 +731,45 @@ function embeddingFeatures(table: TokenTable, from: number, to: number): void {
       const similarity = similarities[row * CONCEPTS.length + c]!;
       if (similarity > conceptMax[c]!) conceptMax[c] = similarity;
     }
-    const scale = scales[row]!;
-    const base = row * dimensions;
-    for (let d = 0; d < dimensions; d++) {
-      const value = values[base + d]! * scale;
-      embeddingSum[d]! += value;
-      if (value > embeddingMax[d]!) embeddingMax[d] = value;
+    foundBases[found] = row * dimensions;
+    foundScales[found++] = scales[row]!;
+  }
+  // Dimension by dimension, the tokens' values added in token order from 0 and their maximum from -Infinity:
+  // the same sums as token by token, with the running sum and maximum kept in registers.
+  // Four dimensions at a time (EMBEDDING_DIMENSIONS is a multiple of four): four independent sums.
+  for (let d = 0; d < dimensions; d += 4) {
+    let sum0 = 0;
+    let sum1 = 0;
+    let sum2 = 0;
+    let sum3 = 0;
+    let max0 = -Infinity;
+    let max1 = -Infinity;
+    let max2 = -Infinity;
+    let max3 = -Infinity;
+    for (let k = 0; k < found; k++) {
+      const base = foundBases[k]! + d;
+      const scale = foundScales[k]!;
+      const v0 = values[base]! * scale;
+      const v1 = values[base + 1]! * scale;
+      const v2 = values[base + 2]! * scale;
+      const v3 = values[base + 3]! * scale;
+      sum0 += v0;
+      sum1 += v1;
+      sum2 += v2;
+      sum3 += v3;
+      if (v0 > max0) max0 = v0;
+      if (v1 > max1) max1 = v1;
+      if (v2 > max2) max2 = v2;
+      if (v3 > max3) max3 = v3;
     }
-    found++;
+    embeddingSum[d] = sum0;
+    embeddingSum[d + 1] = sum1;
+    embeddingSum[d + 2] = sum2;
+    embeddingSum[d + 3] = sum3;
+    embeddingMax[d] = max0;
+    embeddingMax[d + 1] = max1;
+    embeddingMax[d + 2] = max2;
+    embeddingMax[d + 3] = max3;
   }
   if (found === 0) return;
   let norm = 0;
@@ -600,6 +781,9 @@ function embeddingFeatures(table: TokenTable, from: number, to: number): void {
 }
 
 const conceptMax = new Float64Array(CONCEPTS.length);
+/** The word-vector rows (as offsets) and scales of the tokens of the part being featurized; grown as needed. */
+let foundBases = new Int32Array(1024);
+let foundScales = new Float64Array(1024);
 /** Below this cosine (of centred vectors) a word is not a near neighbour of the concept. */
 const CONCEPT_FLOOR = 0.3;
 const conceptTables = new WeakMap<WordVectors, Float32Array>();
@@ -692,31 +876,31 @@ function featuresFromTable(
   PHONE_PATTERN.lastIndex = 0;
   const phoneCount = (normalized.match(PHONE_PATTERN) ?? []).length;
   const urlLike = counts.url + (DOMAIN_PATTERN.test(normalized) ? 1 : 0);
-  addDense(structuralIndex('bias'), 1);
-  addDense(structuralIndex('url'), urlLike > 0 ? 1 : 0);
-  addDense(structuralIndex('url_many'), urlLike > 1 ? 1 : 0);
-  addDense(structuralIndex('email'), counts.email > 0 ? 1 : 0);
-  addDense(structuralIndex('phone'), phoneCount > 0 ? 1 : 0);
-  addDense(structuralIndex('money'), MONEY_PATTERN.test(normalized) ? 1 : 0);
-  addDense(structuralIndex('long_number'), LONG_NUMBER_PATTERN.test(normalized) ? 1 : 0);
-  addDense(structuralIndex('caps_ratio'), capsRatio > 0.5 ? 1 : 0);
+  addDense(S.bias, 1);
+  addDense(S.url, urlLike > 0 ? 1 : 0);
+  addDense(S.url_many, urlLike > 1 ? 1 : 0);
+  addDense(S.email, counts.email > 0 ? 1 : 0);
+  addDense(S.phone, phoneCount > 0 ? 1 : 0);
+  addDense(S.money, MONEY_PATTERN.test(normalized) ? 1 : 0);
+  addDense(S.long_number, LONG_NUMBER_PATTERN.test(normalized) ? 1 : 0);
+  addDense(S.caps_ratio, capsRatio > 0.5 ? 1 : 0);
   let exclaims = 0;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 33) exclaims++;
-  addDense(structuralIndex('exclaim'), Math.min(exclaims, 5) / 5);
-  addDense(structuralIndex('repeat_chars'), REPEAT_PATTERN.test(text) ? 1 : 0);
-  addDense(structuralIndex('length_short'), tokens.length <= 3 ? 1 : 0);
-  addDense(structuralIndex('length_long'), tokens.length >= 40 ? 1 : 0);
-  addDense(structuralIndex('mention'), counts.mention > 0 ? 1 : 0);
-  addDense(structuralIndex('hashtag'), counts.hashtag > 0 ? 1 : 0);
+  addDense(S.exclaim, Math.min(exclaims, 5) / 5);
+  addDense(S.repeat_chars, REPEAT_PATTERN.test(text) ? 1 : 0);
+  addDense(S.length_short, tokens.length <= 3 ? 1 : 0);
+  addDense(S.length_long, tokens.length >= 40 ? 1 : 0);
+  addDense(S.mention, counts.mention > 0 ? 1 : 0);
+  addDense(S.hashtag, counts.hashtag > 0 ? 1 : 0);
   let second = 0;
   let firstPerson = 0;
   for (const token of tokens) {
     if (SECOND_PERSON.has(token)) second++;
     else if (FIRST_PERSON.has(token)) firstPerson++;
   }
-  addDense(structuralIndex('second_person'), second > 0 ? 1 : 0);
-  addDense(structuralIndex('first_person'), firstPerson > 0 ? 1 : 0);
-  addDense(structuralIndex('emoji'), counts.emoji > 0 ? 1 : 0);
+  addDense(S.second_person, second > 0 ? 1 : 0);
+  addDense(S.first_person, firstPerson > 0 ? 1 : 0);
+  addDense(S.emoji, counts.emoji > 0 ? 1 : 0);
 
   const lexicon = lexiconHitsWithin(table.matches, from, to);
   // Hits are scaled by text length like the n-grams: one incidental "woman" in a
@@ -731,10 +915,10 @@ function featuresFromTable(
   }
   embeddingFeatures(table, from, to);
 
-  const allIndices = new Int32Array(hashedCount + denseCount);
+  const allIndices = slabInt32(hashedCount + denseCount);
   allIndices.set(scratch.subarray(0, hashedCount));
   allIndices.set(denseIndices.subarray(0, denseCount), hashedCount);
-  const allValues = new Float32Array(hashedCount + denseCount);
+  const allValues = slabFloat32(hashedCount + denseCount);
   allValues.fill(scale, 0, hashedCount);
   allValues.set(denseValues.subarray(0, denseCount), hashedCount);
   return {
@@ -752,9 +936,44 @@ function featuresFromTable(
   };
 }
 
+/**
+ * The feature arrays of texts, windows and sentence groups are views into shared 256 kB buffers instead of
+ * arrays of their own: a typed array of more than 64 bytes allocates its own store outside the heap, which cost
+ * more than filling it. A buffer is freed once no features view it.
+ */
+const SLAB_BYTES = 1 << 18;
+let slab = new ArrayBuffer(SLAB_BYTES);
+let slabUsed = 0;
+
+function slabBytes(bytes: number): number {
+  if (bytes > SLAB_BYTES >>> 2) return -1;
+  if (slabUsed + bytes > SLAB_BYTES) {
+    slab = new ArrayBuffer(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const offset = slabUsed;
+  slabUsed += bytes;
+  return offset;
+}
+
+function slabInt32(length: number): Int32Array {
+  const offset = slabBytes(length * 4);
+  return offset < 0 ? new Int32Array(length) : new Int32Array(slab, offset, length);
+}
+
+function slabFloat32(length: number): Float32Array {
+  const offset = slabBytes(length * 4);
+  return offset < 0 ? new Float32Array(length) : new Float32Array(slab, offset, length);
+}
+
 const MEMO_SIZE = 4;
 const memoKeys: string[] = [];
 const memoValues: TextFeatures[] = [];
+
+/** True when `text`'s features are memoized (scoring it again costs little). */
+export function featuresKnown(text: string): boolean {
+  return memoKeys.includes(text);
+}
 
 /** Features of `text`, memoized for the last few texts (callers that score one text with several models in turn). */
 export function featuresOf(text: string): TextFeatures {

@@ -1,7 +1,7 @@
 /** Loads the committed weights once; policies ask for models by name. */
 import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { decodeModel, decompressModel, type LinearModel } from './linear-model.ts';
+import { decodeModel, decompressModel, ModelTable, type LinearModel } from './linear-model.ts';
 import { MODELS_DIR } from './paths.ts';
 import { setContextFeatures } from './features.ts';
 
@@ -23,7 +23,20 @@ export const MODEL_NAMES = [
 ] as const;
 export type ModelName = (typeof MODEL_NAMES)[number];
 
+/**
+ * The slots of the models in the side-by-side table (linear-model.ts ModelTable), four to a block that is scored
+ * in one pass: the whole-text models of the default channel first, then the sentence-scored ones.
+ */
+const SLOTS: readonly ModelName[] = [
+  'toxicity', 'toxicity_severe', 'sexual', 'spam',
+  'hate', 'violence', 'self_harm', 'flirtation',
+  'self_promotion', 'political', 'religion', 'sentiment_negative',
+  'sentiment_neutral', 'sentiment_positive',
+];
+const SLOT_OF = new Map<ModelName, number>(SLOTS.map((name, slot) => [name, slot]));
+
 let loaded: Map<string, LinearModel> | null = null;
+let table: ModelTable | null = null;
 
 export function loadModels(directory: string = MODELS_DIR): void {
   if (loaded) return;
@@ -42,7 +55,16 @@ export function loadModels(directory: string = MODELS_DIR): void {
     }
   }
   loaded = models;
+  table = new ModelTable(SLOTS.map((name) => models.get(name) ?? null));
 }
+
+/** The loaded models side by side; `slotOf` tells a model's slot. */
+export function modelTable(): ModelTable {
+  if (!table) loadModels();
+  return table!;
+}
+
+export const slotOf = (name: ModelName): number => SLOT_OF.get(name)!;
 
 /** Null when the model file is missing (policies then fall back to lexicon evidence). */
 export function model(name: ModelName): LinearModel | null {

@@ -6,7 +6,7 @@
 import type { FieldResult, Policy, PolicyContext, PolicySettings } from '../policy.ts';
 import { featuresOf, type TextFeatures } from './features.ts';
 import { lexiconIndex } from './lexicons.ts';
-import { loadModels, model, type ModelName } from './models.ts';
+import { loadModels, model, modelTable, slotOf, type ModelName } from './models.ts';
 
 // Six decimals: coarser rounding ties many low scores at 0 and destroys the ranking.
 const round = (value: number): number => Math.round(Math.min(1, Math.max(0, value)) * 1e6) / 1e6;
@@ -27,15 +27,43 @@ const SENTENCE_SCORED: ReadonlySet<ModelName> = new Set(['violence', 'self_harm'
 // each model's answer is kept beside the memoized features.
 const modelScores = new WeakMap<TextFeatures, Map<ModelName, number | null>>();
 
-function modelProbability(name: ModelName, features: TextFeatures): number | null {
+/** The probability a policy reads from model `name` for `features` (whole text, worst window or worst sentence group, by model). */
+export function modelProbability(name: ModelName, features: TextFeatures): number | null {
   let scores = modelScores.get(features);
   if (!scores) modelScores.set(features, (scores = new Map()));
   const known = scores.get(name);
   if (known !== undefined) return known;
-  const m = model(name);
-  const probability = !m ? null : SENTENCE_SCORED.has(name) ? m.maxSentenceProbability(features) : WINDOWED.has(name) ? m.maxWindowProbability(features) : m.probability(features);
+  // What LinearModel's maxSentenceProbability, maxWindowProbability and probability compute, from the margins
+  // of the side-by-side table (the same sums in the same order, so the same bits).
+  let probability: number | null = null;
+  if (model(name)) {
+    const slot = slotOf(name);
+    const sentences = SENTENCE_SCORED.has(name);
+    const parts =
+      sentences && features.sentenceGroups.length > 0 ? features.sentenceGroups : (sentences || WINDOWED.has(name)) && features.chunks.length > 0 ? features.chunks : null;
+    if (!parts) probability = 1 / (1 + Math.exp(-marginOf(features, slot)));
+    else {
+      let best = -Infinity;
+      for (const part of parts) best = Math.max(best, marginOf(part, slot));
+      probability = 1 / (1 + Math.exp(-best));
+    }
+  }
   scores.set(name, probability);
   return probability;
+}
+
+/** Per text, window or sentence group: the margins of the table's slots, computed a block of four at a time when first asked. */
+const margins = new WeakMap<TextFeatures, { values: Float64Array; blocks: number }>();
+
+function marginOf(part: TextFeatures, slot: number): number {
+  let known = margins.get(part);
+  if (!known) margins.set(part, (known = { values: new Float64Array(16), blocks: 0 }));
+  const block = slot >> 2;
+  if ((known.blocks & (1 << block)) === 0) {
+    modelTable().block(part, block, known.values);
+    known.blocks |= 1 << block;
+  }
+  return known.values[slot]!;
 }
 
 type Scorer = (features: TextFeatures, text: string) => FieldResult;
