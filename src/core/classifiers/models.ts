@@ -34,6 +34,8 @@ const SLOTS: readonly ModelName[] = [
   'sentiment_neutral', 'sentiment_positive',
 ];
 const SLOT_OF = new Map<ModelName, number>(SLOTS.map((name, slot) => [name, slot]));
+// A model missing from the table would have no slot, and policies.ts keeps the margins of at most 16 slots.
+if (SLOTS.length > 16 || MODEL_NAMES.some((name) => !SLOT_OF.has(name))) throw new Error('models.ts: SLOTS must list every model of MODEL_NAMES, at most 16');
 
 let loaded: Map<string, LinearModel> | null = null;
 let table: ModelTable | null = null;
