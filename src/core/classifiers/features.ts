@@ -98,6 +98,21 @@ export interface TextFeatures {
    * instead of the windows (round 5: without the whole text beside them).
    */
   sentenceGroups: TextFeatures[];
+  /**
+   * What scoring has computed for this text, window or group so far (policies.ts), kept on the features
+   * themselves: a lookup in a side table keyed by them cost more than most of the sums it saved.
+   */
+  scoring: ScoringMemo | null;
+}
+
+/** Margins of the model table's slots (computed a block of four at a time) and the probabilities policies read. */
+export interface ScoringMemo {
+  margins: number[];
+  /** Bit b: the margins of block b are computed. */
+  marginBlocks: number;
+  probabilities: Array<number | null>;
+  /** Bit s: probabilities[s] is known. */
+  known: number;
 }
 
 /**
@@ -167,7 +182,27 @@ const TOKEN_PATTERN =
 const PHONE_PATTERN = /(?:\+?\d[\d\s().-]{7,}\d)/g;
 const MONEY_PATTERN = /[$£€¥₹]\s?\d|\d\s?(?:usd|eur|gbp|dollars?|pounds?|euros?|bucks)\b/i;
 const LONG_NUMBER_PATTERN = /\d{5,}/;
-const REPEAT_PATTERN = /(.)\1{3,}/;
+/**
+ * Whether `text` has one UTF-16 unit four times in a row, other than a line terminator: what /(.)\1{3,}/ tests,
+ * without the regex's attempt at every position.
+ */
+function hasRepeatedChar(text: string): boolean {
+  let previous = -1;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) {
+      previous = -1;
+      run = 0;
+    } else if (c === previous) {
+      if (++run >= 4) return true;
+    } else {
+      previous = c;
+      run = 1;
+    }
+  }
+  return false;
+}
 const LETTER = /\p{L}/u;
 const DOMAIN_PATTERN = /\b[a-z0-9-]{2,}\.(?:com|net|org|info|biz|ly|io|co|tk|xyz|me|us|uk)\b/;
 
@@ -385,25 +420,26 @@ const NO_GRAMS = new Int32Array(0);
 
 function tokenTable(tokens: readonly string[], quoted = false): TokenTable {
   const count = tokens.length;
-  const skip2 = new Int32Array(count);
-  const skip3 = new Int32Array(count);
-  const negated = new Int32Array(count);
-  const negator = new Int32Array(count).fill(-1);
-  const reportedForm = new Int32Array(count);
-  const reportingBefore = new Int32Array(count + 1);
+  // Views into the slab (zeroed, never reused) rather than arrays of their own, as the features' arrays are.
+  const skip2 = slabInt32(count);
+  const skip3 = slabInt32(count);
+  const negated = slabInt32(count);
+  const negator = slabInt32(count).fill(-1);
+  const reportedForm = slabInt32(count);
+  const reportingBefore = slabInt32(count + 1);
   let lastNegator = -1;
-  const wordHashes = new Uint32Array(count);
-  const words = new Int32Array(count);
-  const pairs = new Int32Array(count);
-  const gramStarts = new Int32Array(count + 1);
-  const rows = new Int32Array(count);
+  const wordHashes = slabUint32(count);
+  const words = slabInt32(count);
+  const pairs = slabInt32(count);
+  const gramStarts = slabInt32(count + 1);
+  const rows = slabInt32(count);
   const vectors = wordVectors();
   const withVectors = vectors.dimensions === EMBEDDING_DIMENSIONS;
   // A word of L characters, padded with a space on each side, has at most L + 3 - size n-grams of each
   // size from 3 to 5: fewer than 3 L in all.
   let gramCapacity = 0;
   for (const token of tokens) if (!token.startsWith('__')) gramCapacity += 3 * token.length;
-  const grams = new Int32Array(gramCapacity);
+  const grams = slabInt32(gramCapacity);
   let g = 0;
   let previous = 0;
   if (tokenCacheVectors !== vectors) {
@@ -618,14 +654,19 @@ function contextFeatures(table: TokenTable, from: number, to: number, n: number)
   return n;
 }
 
-/** Second buffer and digit counts of the radix sort. */
+/** Second buffer and digit counts of the radix sort (three digits of 6 bits, 64 counts each). */
 let radixBuffer = new Int32Array(4096);
-const radixCounts = new Int32Array(1 << 9);
+const RADIX_BITS = 6;
+const RADIX_DIGITS = 1 << RADIX_BITS;
+const RADIX_MASK = RADIX_DIGITS - 1;
+const radixCounts = new Int32Array(3 * RADIX_DIGITS);
+if (3 * RADIX_BITS !== HASH_BITS) throw new Error('features.ts: the radix sort covers HASH_BITS in three digits');
 
 /**
- * `scratch[0..n)` (hash indices below 2^18) sorted and de-duplicated in place; returns the count. Two passes of
- * a least-significant-digit radix sort on 9 bits each (a typed array's own sort was a quarter of the featurizer's
- * time), insertion sort for a few indices. Any correct sort gives the same sorted, distinct indices.
+ * `scratch[0..n)` (hash indices below 2^18) sorted and de-duplicated in place; returns the count. A least-significant-
+ * digit radix sort in three passes of 6 bits, the three digits counted in one scan (a typed array's own sort was a
+ * quarter of the featurizer's time; two passes of 9 bits spent more on their 512 counts than on a sentence group's few
+ * hundred indices), insertion sort for a few indices. Any correct sort gives the same sorted, distinct indices.
  */
 function sortedUniqueBySort(n: number): number {
   if (n <= 24) {
@@ -638,28 +679,47 @@ function sortedUniqueBySort(n: number): number {
       }
       scratch[j + 1] = value;
     }
-  } else {
-    if (radixBuffer.length < n) radixBuffer = new Int32Array(n * 2);
-    radixPass(scratch, radixBuffer, n, 0);
-    radixPass(radixBuffer, scratch, n, 9);
+    let unique = 0;
+    for (let i = 0; i < n; i++) if (i === 0 || scratch[i] !== scratch[unique - 1]) scratch[unique++] = scratch[i]!;
+    return unique;
   }
+  if (radixBuffer.length < n) radixBuffer = new Int32Array(n * 2);
+  const counts = radixCounts;
+  counts.fill(0);
+  for (let i = 0; i < n; i++) {
+    const value = scratch[i]!;
+    counts[value & RADIX_MASK]!++;
+    counts[RADIX_DIGITS + ((value >>> RADIX_BITS) & RADIX_MASK)]!++;
+    counts[2 * RADIX_DIGITS + (value >>> (2 * RADIX_BITS))]!++;
+  }
+  for (let digit = 0; digit < 3; digit++) {
+    let total = 0;
+    const base = digit * RADIX_DIGITS;
+    for (let d = base; d < base + RADIX_DIGITS; d++) {
+      const count = counts[d]!;
+      counts[d] = total;
+      total += count;
+    }
+  }
+  radixPass(scratch, radixBuffer, n, 0, 0);
+  radixPass(radixBuffer, scratch, n, RADIX_BITS, RADIX_DIGITS);
+  radixPass(scratch, radixBuffer, n, 2 * RADIX_BITS, 2 * RADIX_DIGITS);
+  const sorted = radixBuffer;
   let unique = 0;
-  for (let i = 0; i < n; i++) if (i === 0 || scratch[i] !== scratch[unique - 1]) scratch[unique++] = scratch[i]!;
+  let previous = -1;
+  for (let i = 0; i < n; i++) {
+    const value = sorted[i]!;
+    if (value !== previous) scratch[unique++] = previous = value;
+  }
   return unique;
 }
 
-function radixPass(from: Int32Array, to: Int32Array, n: number, shift: number): void {
-  radixCounts.fill(0);
-  for (let i = 0; i < n; i++) radixCounts[(from[i]! >>> shift) & 511]!++;
-  let total = 0;
-  for (let d = 0; d < 512; d++) {
-    const count = radixCounts[d]!;
-    radixCounts[d] = total;
-    total += count;
-  }
+/** One stable pass by the digit at `shift`, whose starting positions are radixCounts[base ...]. */
+function radixPass(from: Int32Array, to: Int32Array, n: number, shift: number, base: number): void {
+  const counts = radixCounts;
   for (let i = 0; i < n; i++) {
     const value = from[i]!;
-    to[radixCounts[(value >>> shift) & 511]!++] = value;
+    to[counts[base + ((value >>> shift) & RADIX_MASK)]!++] = value;
   }
 }
 
@@ -873,21 +933,30 @@ function featuresFromTable(
     } else if (c >= 97 && c <= 122) letters++;
   }
   const capsRatio = letters >= 8 ? capitals / letters : 0;
+  // The phone, money and long-number patterns need an ASCII digit and the domain pattern a dot: a window or
+  // sentence group (its tokens joined) seldom has either, and then none of them is run.
+  let digits = false;
+  let dots = false;
+  for (let i = 0; i < normalized.length; i++) {
+    const c = normalized.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits = true;
+    else if (c === 46) dots = true;
+  }
   PHONE_PATTERN.lastIndex = 0;
-  const phoneCount = (normalized.match(PHONE_PATTERN) ?? []).length;
-  const urlLike = counts.url + (DOMAIN_PATTERN.test(normalized) ? 1 : 0);
+  const phoneCount = digits ? (normalized.match(PHONE_PATTERN) ?? []).length : 0;
+  const urlLike = counts.url + (dots && DOMAIN_PATTERN.test(normalized) ? 1 : 0);
   addDense(S.bias, 1);
   addDense(S.url, urlLike > 0 ? 1 : 0);
   addDense(S.url_many, urlLike > 1 ? 1 : 0);
   addDense(S.email, counts.email > 0 ? 1 : 0);
   addDense(S.phone, phoneCount > 0 ? 1 : 0);
-  addDense(S.money, MONEY_PATTERN.test(normalized) ? 1 : 0);
-  addDense(S.long_number, LONG_NUMBER_PATTERN.test(normalized) ? 1 : 0);
+  addDense(S.money, digits && MONEY_PATTERN.test(normalized) ? 1 : 0);
+  addDense(S.long_number, digits && LONG_NUMBER_PATTERN.test(normalized) ? 1 : 0);
   addDense(S.caps_ratio, capsRatio > 0.5 ? 1 : 0);
   let exclaims = 0;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 33) exclaims++;
   addDense(S.exclaim, Math.min(exclaims, 5) / 5);
-  addDense(S.repeat_chars, REPEAT_PATTERN.test(text) ? 1 : 0);
+  addDense(S.repeat_chars, hasRepeatedChar(text) ? 1 : 0);
   addDense(S.length_short, tokens.length <= 3 ? 1 : 0);
   addDense(S.length_long, tokens.length >= 40 ? 1 : 0);
   addDense(S.mention, counts.mention > 0 ? 1 : 0);
@@ -933,13 +1002,15 @@ function featuresFromTable(
     capsRatio,
     chunks: [],
     sentenceGroups: [],
+    scoring: null,
   };
 }
 
 /**
- * The feature arrays of texts, windows and sentence groups are views into shared 256 kB buffers instead of
- * arrays of their own: a typed array of more than 64 bytes allocates its own store outside the heap, which cost
- * more than filling it. A buffer is freed once no features view it.
+ * The feature arrays of texts, windows and sentence groups (and a text's token table while it is featurized) are
+ * views into shared 256 kB buffers instead of arrays of their own: a typed array of more than 64 bytes allocates its
+ * own store outside the heap, which cost more than filling it. A buffer is freed once nothing views it. Its bytes are
+ * handed out once each, so a view starts zeroed.
  */
 const SLAB_BYTES = 1 << 18;
 let slab = new ArrayBuffer(SLAB_BYTES);
@@ -959,6 +1030,11 @@ function slabBytes(bytes: number): number {
 function slabInt32(length: number): Int32Array {
   const offset = slabBytes(length * 4);
   return offset < 0 ? new Int32Array(length) : new Int32Array(slab, offset, length);
+}
+
+function slabUint32(length: number): Uint32Array {
+  const offset = slabBytes(length * 4);
+  return offset < 0 ? new Uint32Array(length) : new Uint32Array(slab, offset, length);
 }
 
 function slabFloat32(length: number): Float32Array {
