@@ -1,17 +1,18 @@
 /**
  * `npx tsx bench/text-job.ts`: in-process CPU of what a text worker does per distinct bench message (the default
  * channel: normalization, the 8 classifiers, the Unicode policy), its parts (features alone, the language check the
- * main thread makes, the answer's structured clone), for speed work on the path of `npm run bench`'s distinct-message
+ * main thread makes, the answer's message from the worker), for speed work on the path of `npm run bench`'s distinct-message
  * run without the noise of HTTP. ROUNDS (default 5) rounds of ITERATIONS (default 4,000) messages; prints each round's
  * µs per message and the median.
  */
 import { cpuUsage } from 'node:process';
-import { serialize, deserialize } from 'node:v8';
+import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import { loadModels } from '../src/core/classifiers/index.ts';
 import { computeFeatures } from '../src/core/classifiers/features.ts';
 import { languageSupport } from '../src/core/classifiers/language-support.ts';
 import { defaultChannelPolicies } from '../src/policies/registry.ts';
 import { analyseTexts, type TextJob } from '../src/pipeline/text-analysis.ts';
+import { packTextAnalysis, unpackTextAnalysis } from '../src/pipeline/text-answer.ts';
 
 const MESSAGE =
   'Hey everyone! Just finished setting up the new community garden behind the library. We planted tomatoes, basil, ' +
@@ -31,9 +32,16 @@ const parts: Record<string, (i: number) => void> = {
   'text job (worker)': (i) => void (sink += analyseTexts(job(i)).outcomes.length),
   'computeFeatures': (i) => void (sink += computeFeatures(distinct(i)).length),
   'languageSupport (main)': (i) => void (sink += languageSupport(distinct(i)).status.length),
-  'answer clone (both ends)': (() => {
+  // The worker's answer packed, posted, received and unpacked (both threads' share, here on one).
+  'answer message (both ends)': (() => {
     const answer = analyseTexts(job(0));
-    return () => void (sink += (deserialize(serialize(answer)) as { outcomes: unknown[] }).outcomes.length);
+    const { port1, port2 } = new MessageChannel();
+    port1.unref();
+    return () => {
+      port1.postMessage({ results: [{ result: packTextAnalysis(answer) }] });
+      const { results } = receiveMessageOnPort(port2)!.message as { results: Array<{ result: Parameters<typeof unpackTextAnalysis>[0] }> };
+      sink += unpackTextAnalysis(results[0]!.result).outcomes.length;
+    };
   })(),
 };
 for (const [name, run] of Object.entries(parts)) {

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors.ts';
 import type { TextAnalysis, TextJob } from './text-analysis.ts';
+import { unpackTextAnalysis, type PackedTextAnalysis } from './text-answer.ts';
 
 const MAX_FAILED_STARTS = 3;
 
@@ -116,7 +117,7 @@ export class TextWorkerPool {
   private spawn(): Slot {
     const worker = new Worker(new URL('./text-worker.mjs', import.meta.url));
     const slot: Slot = { worker, ready: false, sent: [] };
-    worker.on('message', (message: { ready?: boolean; results?: Array<{ result?: TextAnalysis; error?: string }> }) => {
+    worker.on('message', (message: { ready?: boolean; results?: Array<{ result?: PackedTextAnalysis; error?: string }> }) => {
       if (message.ready) {
         slot.ready = true;
         this.failedStarts = 0;
@@ -126,7 +127,13 @@ export class TextWorkerPool {
       this.answeredJobs += finished.length;
       finished.forEach((job, i) => {
         const answer = message.results?.[i];
-        if (answer?.result !== undefined) job.resolve(answer.result);
+        if (answer?.result !== undefined) {
+          try {
+            job.resolve(unpackTextAnalysis(answer.result));
+          } catch (error) {
+            job.reject(error instanceof Error ? error : new Error(String(error)));
+          }
+        }
         else job.reject(new Error(answer?.error ?? 'The text worker gave no answer'));
       });
       this.dispatch();

@@ -45,16 +45,20 @@ const FUNCTION_WORDS: Record<string, string> = {
   sw: 'na ya wa ni kwa la za katika hii huo yake wao mimi wewe yeye sisi nyinyi hapana ndiyo kila mtu watu kuwa bila au',
 };
 
-const wordsOf = new Map<string, string[]>();
-for (const [language, list] of Object.entries(FUNCTION_WORDS)) {
-  for (const word of list.split(' ')) {
-    const languages = wordsOf.get(word) ?? [];
-    if (!languages.includes(language)) languages.push(language);
-    wordsOf.set(word, languages);
-  }
-}
 const SUPPORTED = new Set<string>(MODEL_LANGUAGES);
 const LANGUAGE_ORDER = Object.keys(FUNCTION_WORDS);
+/** Per function word, the languages (positions in LANGUAGE_ORDER) that use it. */
+const wordsOf = new Map<string, number[]>();
+LANGUAGE_ORDER.forEach((language, position) => {
+  for (const word of FUNCTION_WORDS[language]!.split(' ')) {
+    const languages = wordsOf.get(word) ?? [];
+    if (!languages.includes(position)) languages.push(position);
+    wordsOf.set(word, languages);
+  }
+});
+const IS_SUPPORTED = LANGUAGE_ORDER.map((language) => SUPPORTED.has(language));
+/** Function-word hits per language of the text being checked (zeroed before each text). */
+const hits = new Int32Array(LANGUAGE_ORDER.length);
 
 /** Letter scripts by code-point block: Latin counts as the models' script. */
 function scriptOf(code: number): string | null {
@@ -101,24 +105,26 @@ export function languageSupport(text: string): LanguageSupport {
     return { status: 'outside', language: best };
   }
   // Function words: outside when another language's clearly outnumber every supported language's.
-  const hits = new Map<string, number>();
-  let words = 0;
-  for (const match of text.toLowerCase().matchAll(WORD)) {
-    words++;
+  hits.fill(0);
+  // The words as strings only (`match` with the global flag): no match objects.
+  const matched = text.toLowerCase().match(WORD);
+  const words = matched === null ? 0 : matched.length;
+  for (let i = 0; i < words; i++) {
+    const word = matched![i]!;
     // One-letter words ("a", "e", "i", "o", "y", "w") are function words of many languages at once.
-    if (match[0].length < 2) continue;
-    const languages = wordsOf.get(match[0]);
-    if (languages) for (const language of languages) hits.set(language, (hits.get(language) ?? 0) + 1);
+    if (word.length < 2) continue;
+    const languages = wordsOf.get(word);
+    if (languages) for (let j = 0; j < languages.length; j++) hits[languages[j]!]!++;
   }
   let bestSupported = 0;
   let bestSupportedLanguage: string | null = null;
   let bestOther = 0;
   let bestOtherLanguage: string | null = null;
-  for (const language of LANGUAGE_ORDER) {
-    const count = hits.get(language) ?? 0;
-    if (SUPPORTED.has(language)) {
-      if (count > bestSupported) [bestSupported, bestSupportedLanguage] = [count, language];
-    } else if (count > bestOther) [bestOther, bestOtherLanguage] = [count, language];
+  for (let position = 0; position < LANGUAGE_ORDER.length; position++) {
+    const count = hits[position]!;
+    if (IS_SUPPORTED[position]) {
+      if (count > bestSupported) [bestSupported, bestSupportedLanguage] = [count, LANGUAGE_ORDER[position]!];
+    } else if (count > bestOther) [bestOther, bestOtherLanguage] = [count, LANGUAGE_ORDER[position]!];
   }
   if (words >= 4 && bestOther >= 2 && bestOther >= 2 * bestSupported + 1) return { status: 'outside', language: bestOtherLanguage };
   return { status: 'supported', language: bestSupportedLanguage };
