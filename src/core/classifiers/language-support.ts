@@ -83,13 +83,67 @@ function scriptOf(code: number): string | null {
 const MIN_LETTERS = 12;
 const WORD = /[\p{L}']+/gu;
 
+/** The longest function word: a longer word is none, and is not looked up. */
+const LONGEST_FUNCTION_WORD = Math.max(...[...wordsOf.keys()].map((word) => word.length));
+
+/** Counts the function words of `text` into `hits`; returns how many words it has (matches of WORD in its lowercase form). */
+function countFunctionWords(text: string): number {
+  // The words as strings only (`match` with the global flag): no match objects.
+  const matched = text.toLowerCase().match(WORD);
+  const words = matched === null ? 0 : matched.length;
+  for (let i = 0; i < words; i++) {
+    const word = matched![i]!;
+    // One-letter words ("a", "e", "i", "o", "y", "w") are function words of many languages at once.
+    if (word.length < 2 || word.length > LONGEST_FUNCTION_WORD) continue;
+    countWord(word);
+  }
+  return words;
+}
+
+function countWord(word: string): void {
+  const languages = wordsOf.get(word);
+  if (languages) for (let j = 0; j < languages.length; j++) hits[languages[j]!]!++;
+}
+
+/**
+ * countFunctionWords for a text of ASCII characters only, without the regex: there WORD's letters are A–Z and a–z,
+ * lowercasing changes only A–Z, and a word is a run of letters and apostrophes. Only words of a function word's
+ * length are cut out of the text.
+ */
+function countAsciiFunctionWords(text: string): number {
+  let words = 0;
+  let start = -1;
+  let upper = false;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 0;
+    const isUpper = code >= 65 && code <= 90;
+    if (isUpper || (code >= 97 && code <= 122) || code === 39) {
+      if (start < 0) {
+        start = i;
+        upper = false;
+      }
+      if (isUpper) upper = true;
+      continue;
+    }
+    if (start < 0) continue;
+    words++;
+    const length = i - start;
+    if (length >= 2 && length <= LONGEST_FUNCTION_WORD) countWord(upper ? text.slice(start, i).toLowerCase() : text.slice(start, i));
+    start = -1;
+  }
+  return words;
+}
+
 export function languageSupport(text: string): LanguageSupport {
   // Scripts: a text mostly in a script the models never saw is outside, whatever its words.
   let latin = 0;
   let other = 0;
+  let ascii = true;
   const otherScripts = new Map<string, number>();
   for (let i = 0; i < text.length; i++) {
-    const script = scriptOf(text.charCodeAt(i));
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) ascii = false;
+    const script = scriptOf(code);
     if (script === null) continue;
     if (script === 'latin') latin++;
     else {
@@ -106,16 +160,7 @@ export function languageSupport(text: string): LanguageSupport {
   }
   // Function words: outside when another language's clearly outnumber every supported language's.
   hits.fill(0);
-  // The words as strings only (`match` with the global flag): no match objects.
-  const matched = text.toLowerCase().match(WORD);
-  const words = matched === null ? 0 : matched.length;
-  for (let i = 0; i < words; i++) {
-    const word = matched![i]!;
-    // One-letter words ("a", "e", "i", "o", "y", "w") are function words of many languages at once.
-    if (word.length < 2) continue;
-    const languages = wordsOf.get(word);
-    if (languages) for (let j = 0; j < languages.length; j++) hits[languages[j]!]!++;
-  }
+  const words = ascii ? countAsciiFunctionWords(text) : countFunctionWords(text);
   let bestSupported = 0;
   let bestSupportedLanguage: string | null = null;
   let bestOther = 0;
