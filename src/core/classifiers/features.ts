@@ -483,9 +483,9 @@ const NO_COUNTS = Object.freeze({ url: 0, email: 0, mention: 0, hashtag: 0, emoj
  * They are the tokens of `whole` from `from` on, so their n-grams, vectors and lexicon hits come
  * from that table.
  */
-function partFeatures(tokens: string[], whole: TokenTable, from: number): TextFeatures {
+function partFeatures(tokens: string[], whole: TokenTable, from: number, embedding: EmbeddingRole = 'alone'): TextFeatures {
   const joined = tokens.join(' ');
-  return featuresFromTable(joined, joined, tokens, whole, from, NO_COUNTS);
+  return featuresFromTable(joined, joined, tokens, whole, from, NO_COUNTS, embedding);
 }
 
 /** Features of a token run on its own, as a window or sentence group with these tokens is scored. */
@@ -500,46 +500,27 @@ export function computeFeatures(text: string): TextFeatures {
   const matched = matchTokens(normalized, counts, offsets);
   const tokens = joinSpelledOut(matched.slice());
   const table = tokenTable(tokens, QUOTATION.test(normalized));
-  const features = featuresFromTable(text, normalized, tokens, table, 0, counts);
-  if (tokens.length >= SENTENCE_SCORING_TOKENS) {
-    const groups: string[][] = [];
-    let current: string[] = [];
-    // Each sentence's tokens are what tokenize would find in it: a token's match never spans the whitespace that
-    // separates sentences, so the sentence's matches are the whole text's matches inside it, and only the joining
-    // of spelled-out words is done again, sentence by sentence.
-    let first = 0;
-    SENTENCE_BREAKS.lastIndex = 0;
-    for (;;) {
-      const separator = SENTENCE_BREAKS.exec(normalized);
-      const sentenceEnd = separator ? separator.index : normalized.length;
-      let last = first;
-      while (last < matched.length && offsets[last]! < sentenceEnd) last++;
-      if (last > first) current.push(...joinSpelledOut(matched.slice(first, last)));
-      first = last;
-      if (current.length >= SENTENCE_GROUP_TOKENS) {
-        groups.push(current);
-        current = [];
+  // The sentence groups come first: when they cut the text's tokens in order, the text's embedding block is their
+  // blocks added up (embeddingFeatures says why that is exact) instead of its tokens' vectors summed again.
+  const sentenceGroups: TextFeatures[] = [];
+  let embedding: EmbeddingRole = 'alone';
+  const groups = tokens.length >= SENTENCE_SCORING_TOKENS ? sentenceGroupsOf(normalized, matched, offsets) : [];
+  if (groups.length > 1) {
+    // Sentence by sentence, the tokens are almost always the whole text's, in order; not when a
+    // word spelled out letter by letter runs across a sentence break.
+    const starts = startsWithin(tokens, groups);
+    const added = starts !== null && tokens.length <= exactEmbeddingTokens();
+    if (added) startEmbeddingTotals();
+    groups.forEach((group, g) => {
+      for (let start = 0; start < group.length; start += CHUNK_TOKENS) {
+        const part = group.slice(start, start + CHUNK_TOKENS);
+        sentenceGroups.push(starts ? partFeatures(part, table, starts[g]! + start, added ? 'added' : 'alone') : featuresOfTokens(part));
       }
-      // The sentences after the last token add nothing.
-      if (!separator || first === matched.length) break;
-    }
-    // A short last sentence joins the previous group.
-    if (current.length > 0) {
-      if (groups.length > 0) groups[groups.length - 1]!.push(...current);
-      else groups.push(current);
-    }
-    if (groups.length > 1) {
-      // Sentence by sentence, the tokens are almost always the whole text's, in order; not when a
-      // word spelled out letter by letter runs across a sentence break.
-      const starts = startsWithin(tokens, groups);
-      groups.forEach((group, g) => {
-        for (let start = 0; start < group.length; start += CHUNK_TOKENS) {
-          const part = group.slice(start, start + CHUNK_TOKENS);
-          features.sentenceGroups.push(starts ? partFeatures(part, table, starts[g]! + start) : featuresOfTokens(part));
-        }
-      });
-    }
+    });
+    if (added) embedding = 'sum of parts';
   }
+  const features = featuresFromTable(text, normalized, tokens, table, 0, counts, embedding);
+  for (const group of sentenceGroups) features.sentenceGroups.push(group);
   if (tokens.length > CHUNK_TOKENS * 1.5) {
     for (let start = 0; start < tokens.length; start += CHUNK_TOKENS) {
       let end = start + CHUNK_TOKENS;
@@ -550,6 +531,41 @@ export function computeFeatures(text: string): TextFeatures {
     }
   }
   return features;
+}
+
+/**
+ * The sentence groups of a text of SENTENCE_SCORING_TOKENS tokens or more (`matched`: its tokens before spelled-out
+ * words are joined, and where each starts): sentences merged until a group has SENTENCE_GROUP_TOKENS tokens, a short
+ * last one joining the group before it.
+ */
+function sentenceGroupsOf(normalized: string, matched: readonly string[], offsets: readonly number[]): string[][] {
+  const groups: string[][] = [];
+  let current: string[] = [];
+  // Each sentence's tokens are what tokenize would find in it: a token's match never spans the whitespace that
+  // separates sentences, so the sentence's matches are the whole text's matches inside it, and only the joining
+  // of spelled-out words is done again, sentence by sentence.
+  let first = 0;
+  SENTENCE_BREAKS.lastIndex = 0;
+  for (;;) {
+    const separator = SENTENCE_BREAKS.exec(normalized);
+    const sentenceEnd = separator ? separator.index : normalized.length;
+    let last = first;
+    while (last < matched.length && offsets[last]! < sentenceEnd) last++;
+    if (last > first) current.push(...joinSpelledOut(matched.slice(first, last)));
+    first = last;
+    if (current.length >= SENTENCE_GROUP_TOKENS) {
+      groups.push(current);
+      current = [];
+    }
+    // The sentences after the last token add nothing.
+    if (!separator || first === matched.length) break;
+  }
+  // A short last sentence joins the previous group.
+  if (current.length > 0) {
+    if (groups.length > 0) groups[groups.length - 1]!.push(...current);
+    else groups.push(current);
+  }
+  return groups;
 }
 
 /** Where each group starts in `tokens`, when the groups are `tokens` cut in order; null otherwise. */
@@ -734,10 +750,17 @@ function addDense(index: number, value: number): void {
  * mean, scales 0.5–2 and mean-only were compared on training/dev.ts; the differences were
  * small and this variant was at or near the top for violence, hate and spam.
  */
-function embeddingFeatures(table: TokenTable, from: number, to: number): void {
+function embeddingFeatures(table: TokenTable, from: number, to: number, role: EmbeddingRole): void {
   const vectors = wordVectors();
   const dimensions = vectors.dimensions;
   if (dimensions !== EMBEDDING_DIMENSIONS) return;
+  if (role === 'sum of parts') {
+    if (totals.found === 0) return;
+    embeddingSum.set(totals.sum);
+    embeddingMax.set(totals.max);
+    conceptMax.set(totals.conceptMax);
+    return addEmbedding(dimensions);
+  }
   const { values, scales } = vectors;
   const similarities = conceptSimilarities(vectors);
   if (foundBases.length < to - from) {
@@ -793,7 +816,20 @@ function embeddingFeatures(table: TokenTable, from: number, to: number): void {
     embeddingMax[d + 2] = max2;
     embeddingMax[d + 3] = max3;
   }
+  if (role === 'added') {
+    totals.found += found;
+    for (let d = 0; d < dimensions; d++) {
+      totals.sum[d]! += embeddingSum[d]!;
+      if (embeddingMax[d]! > totals.max[d]!) totals.max[d] = embeddingMax[d]!;
+    }
+    for (let c = 0; c < CONCEPTS.length; c++) if (conceptMax[c]! > totals.conceptMax[c]!) totals.conceptMax[c] = conceptMax[c]!;
+  }
   if (found === 0) return;
+  addEmbedding(dimensions);
+}
+
+/** Appends the embedding block from embeddingSum, embeddingMax and conceptMax. */
+function addEmbedding(dimensions: number): void {
   let norm = 0;
   for (let d = 0; d < dimensions; d++) norm += embeddingSum[d]! * embeddingSum[d]!;
   const unit = norm > 0 ? 1 / Math.sqrt(norm) : 0;
@@ -803,6 +839,74 @@ function embeddingFeatures(table: TokenTable, from: number, to: number): void {
 }
 
 const conceptMax = new Float64Array(CONCEPTS.length);
+
+/**
+ * How a text's embedding block is made: from its own tokens (`alone`); from its own tokens and added to the totals of
+ * its text's parts (`added`: a sentence group of a text whose groups cut its tokens in order); or from those totals
+ * (`sum of parts`: that text).
+ */
+type EmbeddingRole = 'alone' | 'added' | 'sum of parts';
+
+/** The sentence groups' embedding sums, maxima, concept maxima and tokens with a vector, added up (startEmbeddingTotals). */
+const totals = {
+  sum: new Float64Array(EMBEDDING_DIMENSIONS),
+  max: new Float64Array(EMBEDDING_DIMENSIONS),
+  conceptMax: new Float64Array(CONCEPTS.length),
+  found: 0,
+};
+
+function startEmbeddingTotals(): void {
+  totals.sum.fill(0);
+  totals.max.fill(-Infinity);
+  totals.conceptMax.fill(0);
+  totals.found = 0;
+}
+
+/**
+ * Up to this many tokens a text's embedding sums are exact, so that adding its groups' sums gives the bits that
+ * adding its tokens' values one after another gives. A token's value in dimension d is an int8 code (|code| <= 127)
+ * times its word's float32 scale: exact in float64, and a multiple of 2^q, q the lowest exponent of a scale's last
+ * mantissa bit in the table. Every partial sum of n such values is a multiple of 2^q below n * 127 * (largest scale)
+ * in magnitude, which float64 holds exactly while that bound is below 2^(53 + q): no sum rounds, in any order. The
+ * maxima are exact in any order anyway. For the shipped vectors (q = -31, scales below 0.03) that is over 500,000
+ * tokens; the bound is checked per text.
+ */
+function exactEmbeddingTokens(): number {
+  const vectors = wordVectors();
+  if (vectors === exactFor) return exactTokens;
+  let lowestBit = Infinity;
+  let largest = 0;
+  const bits = new Float32Array(1);
+  const raw = new Uint32Array(bits.buffer);
+  for (let row = 0; row < vectors.scales.length; row++) {
+    const scale = vectors.scales[row]!;
+    if (!(scale > 0) || !Number.isFinite(scale)) {
+      // A scale the argument does not cover (zero, negative, not finite, subnormal below): never add the parts.
+      lowestBit = -Infinity;
+      break;
+    }
+    bits[0] = scale;
+    const exponent = (raw[0]! >>> 23) & 0xff;
+    if (exponent === 0) {
+      lowestBit = -Infinity;
+      break;
+    }
+    let mantissa = (raw[0]! & 0x7fffff) | 0x800000;
+    let lowest = exponent - 127 - 23;
+    while ((mantissa & 1) === 0) {
+      mantissa >>>= 1;
+      lowest++;
+    }
+    lowestBit = Math.min(lowestBit, lowest);
+    largest = Math.max(largest, scale);
+  }
+  exactFor = vectors;
+  // With a margin of one bit: n * 128 * largest <= 2^(52 + q).
+  exactTokens = lowestBit === -Infinity || largest === 0 ? 0 : Math.floor(2 ** (52 + lowestBit) / (128 * largest));
+  return exactTokens;
+}
+let exactFor: WordVectors | null = null;
+let exactTokens = 0;
 /** The word-vector rows (as offsets) and scales of the tokens of the part being featurized; grown as needed. */
 let foundBases = new Int32Array(1024);
 let foundScales = new Float64Array(1024);
@@ -887,6 +991,7 @@ function featuresFromTable(
   table: TokenTable,
   from: number,
   counts: Readonly<{ url: number; email: number; mention: number; hashtag: number; emoji: number }>,
+  embedding: EmbeddingRole,
 ): TextFeatures {
   const to = from + tokens.length;
   const hashedCount = hashedNgrams(table, from, to, normalized);
@@ -954,7 +1059,7 @@ function featuresFromTable(
   if (anyHit(lexicon, IDENTITY_LEXICONS)) {
     for (let i = 0; i < CONJUNCTIONS.length; i++) if (anyHit(lexicon, CONJUNCTIONS[i]!)) addDense(INTERACTION_BASE + i, lexiconScale);
   }
-  embeddingFeatures(table, from, to);
+  embeddingFeatures(table, from, to, embedding);
 
   const allIndices = slabInt32(hashedCount + denseCount);
   allIndices.set(scratch.subarray(0, hashedCount));
