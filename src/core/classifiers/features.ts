@@ -1048,7 +1048,7 @@ function featuresFromTable(
   addDense(S.first_person, firstPerson > 0 ? 1 : 0);
   addDense(S.emoji, counts.emoji > 0 ? 1 : 0);
 
-  const lexicon = lexiconHitsWithin(table.matches, from, to);
+  const lexicon = lexiconHitsWithin(table.matches, from, to, slabFloat32(LEXICON_FEATURES.length));
   // Hits are scaled by text length like the n-grams: one incidental "woman" in a
   // long story must weigh less than in a five-word message.
   const lexiconScale = 1 / Math.sqrt(Math.max(tokens.length, 4) / 4);
