@@ -74,11 +74,12 @@ try {
     const result = await load(round * 100_000, DURATION);
     const requests = result.requests.total;
     const perRequest = (ticks: number) => ((ticks * 10_000) / requests).toFixed(0);
+    // The main thread's id is the process id.
     const busy = [...threadTicks()]
-      .map(([id, ticks]) => ticks - (threads.get(id) ?? 0))
-      .filter((ticks) => ticks > DURATION * 5)
-      .sort((a, b) => b - a)
-      .map((ticks) => `${(ticks / DURATION).toFixed(0)}%`);
+      .map(([id, ticks]) => [id, ticks - (threads.get(id) ?? 0)] as const)
+      .filter(([, ticks]) => ticks > DURATION * 5)
+      .sort((a, b) => b[1] - a[1])
+      .map(([id, ticks]) => `${(ticks / DURATION).toFixed(0)}%${id === String(child.pid) ? ' (main)' : ''}`);
     console.log(
       `${result.requests.average.toFixed(0)} req/s, server ${perRequest(processTicks(child.pid!) - server)} µs CPU per request ` +
         `(busiest threads ${busy.join(', ')} of a core), load generator ${perRequest(processTicks('self') - client)} µs, errors ${result.errors + result.non2xx}`,
