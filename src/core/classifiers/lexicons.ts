@@ -343,7 +343,7 @@ export function lexiconMatches(tokens: readonly string[]): LexiconMatch[] {
  * matches instead of looking every phrase up again: the same hits, added in the same order.
  */
 /** `scores`, when given, is a zeroed array of LEXICON_FEATURES.length to fill (the featurizer hands out views of its slab). */
-export function lexiconHitsWithin(matches: readonly LexiconMatch[], from: number, to: number, scores = new Float32Array(LEXICON_FEATURES.length)): LexiconHits {
+export function lexiconHitsWithin(matches: readonly LexiconMatch[], from: number, to: number, scores: Float32Array = new Float32Array(LEXICON_FEATURES.length)): LexiconHits {
   const byCategory = new Map<number, string[]>();
   let maxProfanitySeverity = 0;
   // Matches are ordered by start: skip to the first one at `from` or later.
