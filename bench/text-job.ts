@@ -34,13 +34,14 @@ const parts: Record<string, (i: number) => void> = {
   'languageSupport (main)': (i) => void (sink += languageSupport(distinct(i)).status.length),
   // The worker's answer packed, posted, received and unpacked (both threads' share, here on one).
   'answer message (both ends)': (() => {
-    const answer = analyseTexts(job(0));
+    const sent = job(0);
+    const answer = analyseTexts(sent);
     const { port1, port2 } = new MessageChannel();
     port1.unref();
     return () => {
       port1.postMessage({ results: [{ result: packTextAnalysis(answer) }] });
       const { results } = receiveMessageOnPort(port2)!.message as { results: Array<{ result: Parameters<typeof unpackTextAnalysis>[0] }> };
-      sink += unpackTextAnalysis(results[0]!.result).outcomes.length;
+      sink += unpackTextAnalysis(results[0]!.result, sent).outcomes.length;
     };
   })(),
 };

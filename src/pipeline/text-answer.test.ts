@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { loadModels } from '../core/classifiers/index.ts';
 import { policyIds } from '../policies/registry.ts';
 import { insightIds } from '../policies/insights.ts';
-import { analyseTexts, type TextAnalysis } from './text-analysis.ts';
+import { analyseTexts, type TextAnalysis, type TextJob } from './text-analysis.ts';
 import { packTextAnalysis, unpackTextAnalysis } from './text-answer.ts';
 
 /** What the main thread gets: the packed answer through a structured clone (as postMessage sends it), unpacked. */
-const received = (analysis: TextAnalysis): TextAnalysis => unpackTextAnalysis(structuredClone(packTextAnalysis(analysis)));
+const received = (analysis: TextAnalysis, job: TextJob): TextAnalysis => unpackTextAnalysis(structuredClone(packTextAnalysis(analysis)), job);
 
 test("a text worker's packed answer arrives as the analysis itself, key for key and in order", () => {
   loadModels();
@@ -17,13 +17,26 @@ test("a text worker's packed answer arrives as the analysis itself, key for key 
     { key: 'empty', text: '' },
   ];
   const settings = policyIds().map((id) => ({ id, flag: true }));
-  const analysis = analyseTexts({ fields: texts, normalize: true, settings, insights: insightIds() });
+  for (const normalize of [true, false]) {
+    const job: TextJob = { fields: texts, normalize, settings, insights: insightIds() };
+    const analysis = analyseTexts(job);
+    const expected = structuredClone(analysis);
+    const arrived = received(analysis, job);
+    assert.deepStrictEqual(arrived, expected);
+    assert.equal(JSON.stringify(arrived), JSON.stringify(expected));
+  }
+  const job: TextJob = { fields: texts, normalize: true, settings, insights: insightIds() };
+  const analysis = analyseTexts(job);
   const expected = structuredClone(analysis);
-  const arrived = received(analysis);
+  const arrived = received(analysis, job);
   assert.deepStrictEqual(arrived, expected);
   assert.equal(JSON.stringify(arrived), JSON.stringify(expected));
   // Most results travel packed; the test would prove nothing if none did.
-  assert.ok(packTextAnalysis(analysis).outcomes.filter((outcome) => typeof outcome === 'number').length >= policyIds().length - 2);
+  const packed = packTextAnalysis(analysis);
+  assert.ok(packed.outcomes.filter((outcome) => typeof outcome === 'number').length >= policyIds().length - 2);
+  // The plain first field's analysis travels as its word count, the spoofed second one's as it is.
+  assert.deepEqual(packed.fields.map((field) => typeof field.unicode), ['number', 'object', 'number']);
+  assert.equal(packed.fields[1]!.text, analysis.fields[1]!.text);
 });
 
 test('results of any other shape travel as they are, and packed values keep -0, NaN and flags', () => {
@@ -43,10 +56,10 @@ test('results of any other shape travel as they are, and packed values keep -0, 
     ],
     insights: [],
   };
-  const arrived = received(odd);
+  const arrived = received(odd, { fields: [{ key: null, text: 'x' }], normalize: false, settings: [], insights: [] });
   assert.deepStrictEqual(arrived, structuredClone(odd));
   assert.equal(JSON.stringify(arrived), JSON.stringify(structuredClone(odd)));
-  const packed = arrived.outcomes[2] as { perField: Array<{ probability: number; labels: Array<{ probability: number }> }> };
-  assert.ok(Object.is(packed.perField[0]!.probability, -0));
-  assert.ok(Number.isNaN(packed.perField[0]!.labels[0]!.probability));
+  const packedResult = arrived.outcomes[2] as { perField: Array<{ probability: number; labels: Array<{ probability: number }> }> };
+  assert.ok(Object.is(packedResult.perField[0]!.probability, -0));
+  assert.ok(Number.isNaN(packedResult.perField[0]!.labels[0]!.probability));
 });

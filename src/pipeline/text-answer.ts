@@ -4,9 +4,12 @@
  * object): about 15 µs for the default channel's nine results of one text. Results of the shapes the built-in
  * policies give travel instead as numbers, flags and label ids in a few flat arrays and are built again here, key
  * for key in the same order with the same values; any other result (another key, order or type) travels as it is.
+ * A field's texts, which the main thread sent, do not travel back, nor does a Unicode analysis that found and
+ * changed nothing (most texts): its word count is enough to build it again.
  */
 import type { FieldResult } from '../core/policy.ts';
-import type { TextAnalysis } from './text-analysis.ts';
+import { UNICODE_SIGNALS, type UnicodeAnalysis } from '../core/unicode/types.ts';
+import type { TextAnalysis, TextJob } from './text-analysis.ts';
 
 /** A result's keys, in the only order packed results may have them. */
 const RESULT_KEYS = ['probability', 'flagged', 'labels', 'matches', 'data'] as const;
@@ -19,7 +22,11 @@ const LABEL_HAS_FLAGGED = 2;
 const LABEL_FLAGGED = 1;
 
 export interface PackedTextAnalysis {
-  fields: TextAnalysis['fields'];
+  /**
+   * Per field: its normalized text (null: the text sent), and its Unicode analysis, or the word count of an analysis
+   * of the text sent that found and changed nothing.
+   */
+  fields: Array<{ key: string | null; text: string | null; unicode: UnicodeAnalysis | number | null }>;
   /** Per entry of TextAnalysis.outcomes: as it is, or the number of its per-field results packed in the arrays below. */
   outcomes: Array<TextAnalysis['outcomes'][number] | number>;
   /** Probabilities of results and labels, in order (a plain array: cloned element by element, it cost less than a typed array's store at both ends). */
@@ -71,6 +78,33 @@ function isPackable(result: FieldResult): boolean {
   return true;
 }
 
+const ANALYSIS_KEYS = ['spoofed', 'signals', 'wordsTotal', 'wordsAffected', 'findings', 'normalized', 'changed'] as const;
+
+/** True when `value` is a plain object whose own keys are `keys`, in that order. */
+function hasKeys(value: unknown, keys: readonly string[]): boolean {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  let k = 0;
+  for (const key in value) if (!Object.hasOwn(value, key) || key !== keys[k++]) return false;
+  return k === keys.length;
+}
+
+/** The word count of an analysis of `original` that found and changed nothing, key for key as analyzeUnicode writes one; -1 for any other. */
+function cleanWordCount(unicode: UnicodeAnalysis | null, original: string): number {
+  if (!hasKeys(unicode, ANALYSIS_KEYS)) return -1;
+  const { spoofed, signals, wordsTotal, wordsAffected, findings, normalized, changed } = unicode!;
+  if (spoofed !== false || wordsAffected !== 0 || changed !== false || normalized !== original || typeof wordsTotal !== 'number') return -1;
+  if (!Array.isArray(findings) || findings.length !== 0 || Object.getPrototypeOf(findings) !== Array.prototype || Object.keys(findings).length !== 0) return -1;
+  if (!hasKeys(signals, UNICODE_SIGNALS)) return -1;
+  for (const signal of UNICODE_SIGNALS) if (signals[signal] !== false) return -1;
+  return wordsTotal;
+}
+
+function cleanAnalysis(original: string, wordsTotal: number): UnicodeAnalysis {
+  const signals = {} as UnicodeAnalysis['signals'];
+  for (const signal of UNICODE_SIGNALS) signals[signal] = false;
+  return { spoofed: false, signals, wordsTotal, wordsAffected: 0, findings: [], normalized: original, changed: false };
+}
+
 export function packTextAnalysis(analysis: TextAnalysis): PackedTextAnalysis {
   const numbers: number[] = [];
   const codes: number[] = [];
@@ -96,10 +130,20 @@ export function packTextAnalysis(analysis: TextAnalysis): PackedTextAnalysis {
     }
     return outcome.perField.length;
   });
-  return { fields: analysis.fields, outcomes, numbers, codes, labelIds, values, insights: analysis.insights };
+  const fields = analysis.fields.map(({ key, original, text, unicode }) => {
+    const words = cleanWordCount(unicode, original);
+    return { key, text: text === original ? null : text, unicode: words >= 0 ? words : unicode };
+  });
+  return { fields, outcomes, numbers, codes, labelIds, values, insights: analysis.insights };
 }
 
-export function unpackTextAnalysis(packed: PackedTextAnalysis): TextAnalysis {
+/** The analysis of `job` from its packed answer. */
+export function unpackTextAnalysis(packed: PackedTextAnalysis, job: TextJob): TextAnalysis {
+  if (packed.fields.length !== job.fields.length) throw new Error('The text worker answered for other fields');
+  const fields = packed.fields.map(({ key, text, unicode }, i) => {
+    const original = job.fields[i]!.text;
+    return { key, original, text: text ?? original, unicode: typeof unicode === 'number' ? cleanAnalysis(original, unicode) : unicode };
+  });
   const { numbers, codes, labelIds, values } = packed;
   let n = 0;
   let c = 0;
@@ -131,5 +175,5 @@ export function unpackTextAnalysis(packed: PackedTextAnalysis): TextAnalysis {
     }
     return { perField };
   });
-  return { fields: packed.fields, outcomes, insights: packed.insights };
+  return { fields, outcomes, insights: packed.insights };
 }

@@ -131,7 +131,7 @@ export class TextWorkerPool {
         const answer = message.results?.[i];
         if (answer?.result !== undefined) {
           try {
-            job.resolve(unpackTextAnalysis(answer.result));
+            job.resolve(unpackTextAnalysis(answer.result, job.job));
           } catch (error) {
             job.reject(error instanceof Error ? error : new Error(String(error)));
           }
