@@ -207,6 +207,9 @@ const LETTER = /\p{L}/u;
 const DOMAIN_PATTERN = /\b[a-z0-9-]{2,}\.(?:com|net|org|info|biz|ly|io|co|tk|xyz|me|us|uk)\b/;
 
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's', '!': 'i', '*': '' };
+/** A token's person, as the token table keeps it. */
+const SECOND_PERSON_TOKEN = 1;
+const FIRST_PERSON_TOKEN = 2;
 const SECOND_PERSON = new Set(['you', 'your', "you're", 'youre', 'u', 'ur', 'yourself', 'ya', 'yall', "y'all", 'thou']);
 const FIRST_PERSON = new Set(['i', 'me', 'my', 'myself', "i'm", 'im', "i'll", 'ill', "i've", 'mine']);
 
@@ -366,6 +369,8 @@ interface TokenTable {
   reportingBefore: Int32Array;
   /** The whole text has quotation marks. */
   quoted: boolean;
+  /** Per position: SECOND_PERSON_TOKEN, FIRST_PERSON_TOKEN or 0. */
+  person: Int32Array;
 }
 
 /** What tokenTable takes from a token alone, whatever its neighbours. */
@@ -379,6 +384,8 @@ interface TokenFacts {
   placeholder: boolean;
   negator: boolean;
   reporting: boolean;
+  /** SECOND_PERSON_TOKEN, FIRST_PERSON_TOKEN or 0. */
+  person: number;
   /** The character 3-, 4- and 5-gram indices of ` ${token} `, sizes in that order (empty for a placeholder). */
   grams: Int32Array;
   row: number;
@@ -412,6 +419,7 @@ function tokenFacts(token: string, vectors: WordVectors, withVectors: boolean): 
     placeholder,
     negator: NEGATORS.has(token) || token.endsWith("n't"),
     reporting: REPORTING_WORDS.has(token),
+    person: SECOND_PERSON.has(token) ? SECOND_PERSON_TOKEN : FIRST_PERSON.has(token) ? FIRST_PERSON_TOKEN : 0,
     grams,
     row: placeholder || !withVectors ? -1 : vectorRow(vectors, token),
   };
@@ -433,6 +441,7 @@ function tokenTable(tokens: readonly string[], quoted = false): TokenTable {
   const pairs = slabInt32(count);
   const gramStarts = slabInt32(count + 1);
   const rows = slabInt32(count);
+  const person = slabInt32(count);
   const vectors = wordVectors();
   const withVectors = vectors.dimensions === EMBEDDING_DIMENSIONS;
   // A word of L characters, padded with a space on each side, has at most L + 3 - size n-grams of each
@@ -467,12 +476,13 @@ function tokenTable(tokens: readonly string[], quoted = false): TokenTable {
     reportingBefore[t + 1] = reportingBefore[t]! + (known.reporting ? 1 : 0);
     gramStarts[t] = g;
     rows[t] = known.row;
+    person[t] = known.person;
     if (known.placeholder) continue;
     grams.set(known.grams, g);
     g += known.grams.length;
   }
   gramStarts[count] = g;
-  return { matches: lexiconMatches(tokens), words, pairs, gramStarts, grams: grams.subarray(0, g), rows, skip2, skip3, negated, negator, reportedForm, reportingBefore, quoted };
+  return { matches: lexiconMatches(tokens), words, pairs, gramStarts, grams: grams.subarray(0, g), rows, skip2, skip3, negated, negator, reportedForm, reportingBefore, quoted, person };
 }
 
 /** URLs, emails and the like are counted once, for the whole text; its windows and sentence groups carry none. */
@@ -1002,12 +1012,14 @@ function featuresFromTable(
   // Structural signals (spam and intent cues).
   let letters = 0;
   let capitals = 0;
+  let exclaims = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 65 && c <= 90) {
       capitals++;
       letters++;
     } else if (c >= 97 && c <= 122) letters++;
+    else if (c === 33) exclaims++;
   }
   const capsRatio = letters >= 8 ? capitals / letters : 0;
   // The phone, money and long-number patterns need an ASCII digit and the domain pattern a dot: a window or
@@ -1030,22 +1042,16 @@ function featuresFromTable(
   addDense(S.money, digits && MONEY_PATTERN.test(normalized) ? 1 : 0);
   addDense(S.long_number, digits && LONG_NUMBER_PATTERN.test(normalized) ? 1 : 0);
   addDense(S.caps_ratio, capsRatio > 0.5 ? 1 : 0);
-  let exclaims = 0;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 33) exclaims++;
   addDense(S.exclaim, Math.min(exclaims, 5) / 5);
   addDense(S.repeat_chars, hasRepeatedChar(text) ? 1 : 0);
   addDense(S.length_short, tokens.length <= 3 ? 1 : 0);
   addDense(S.length_long, tokens.length >= 40 ? 1 : 0);
   addDense(S.mention, counts.mention > 0 ? 1 : 0);
   addDense(S.hashtag, counts.hashtag > 0 ? 1 : 0);
-  let second = 0;
-  let firstPerson = 0;
-  for (const token of tokens) {
-    if (SECOND_PERSON.has(token)) second++;
-    else if (FIRST_PERSON.has(token)) firstPerson++;
-  }
-  addDense(S.second_person, second > 0 ? 1 : 0);
-  addDense(S.first_person, firstPerson > 0 ? 1 : 0);
+  let persons = 0;
+  for (let t = from; t < to; t++) persons |= table.person[t]!;
+  addDense(S.second_person, (persons & SECOND_PERSON_TOKEN) !== 0 ? 1 : 0);
+  addDense(S.first_person, (persons & FIRST_PERSON_TOKEN) !== 0 ? 1 : 0);
   addDense(S.emoji, counts.emoji > 0 ? 1 : 0);
 
   const lexicon = lexiconHitsWithin(table.matches, from, to, slabFloat32(LEXICON_FEATURES.length));
