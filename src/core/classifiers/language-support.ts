@@ -105,33 +105,70 @@ function countWord(word: string): void {
   if (languages) for (let j = 0; j < languages.length; j++) hits[languages[j]!]!++;
 }
 
+/** A word's hash as countAsciiFunctionWords computes it on the fly (FNV-1a over its lowercase UTF-16 units). */
+function wordHash(word: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), 0x01000193);
+  return hash;
+}
+
+/** The function words written in ASCII, by wordHash: the ASCII path finds them without cutting a string out of the text. */
+const asciiWordsByHash = new Map<number, Array<{ word: string; languages: number[] }>>();
+for (const [word, languages] of wordsOf) {
+  if (!/^[a-z']+$/.test(word)) continue;
+  const hash = wordHash(word);
+  const entries = asciiWordsByHash.get(hash) ?? [];
+  entries.push({ word, languages });
+  asciiWordsByHash.set(hash, entries);
+}
+
 /**
- * countFunctionWords for a text of ASCII characters only, without the regex: there WORD's letters are A–Z and a–z,
- * lowercasing changes only A–Z, and a word is a run of letters and apostrophes. Only words of a function word's
- * length are cut out of the text.
+ * countFunctionWords for a text of ASCII characters only, without the regex or a string per word: there WORD's
+ * letters are A–Z and a–z, lowercasing changes only A–Z (to code + 32), and a word is a run of letters and
+ * apostrophes. Each word's hash is computed as it is read; a word of a function word's length whose hash is a
+ * function word's is compared with it character by character.
  */
 function countAsciiFunctionWords(text: string): number {
   let words = 0;
   let start = -1;
-  let upper = false;
+  let hash = 0;
   for (let i = 0; i <= text.length; i++) {
-    const code = i < text.length ? text.charCodeAt(i) : 0;
-    const isUpper = code >= 65 && code <= 90;
-    if (isUpper || (code >= 97 && code <= 122) || code === 39) {
+    let code = i < text.length ? text.charCodeAt(i) : 0;
+    if (code >= 65 && code <= 90) code += 32;
+    if ((code >= 97 && code <= 122) || code === 39) {
       if (start < 0) {
         start = i;
-        upper = false;
+        hash = 0x811c9dc5;
       }
-      if (isUpper) upper = true;
+      hash = Math.imul(hash ^ code, 0x01000193);
       continue;
     }
     if (start < 0) continue;
     words++;
     const length = i - start;
-    if (length >= 2 && length <= LONGEST_FUNCTION_WORD) countWord(upper ? text.slice(start, i).toLowerCase() : text.slice(start, i));
+    if (length >= 2 && length <= LONGEST_FUNCTION_WORD) {
+      const entries = asciiWordsByHash.get(hash);
+      if (entries !== undefined) {
+        for (const { word, languages } of entries) {
+          if (word.length !== length || !sameLowercase(text, start, word)) continue;
+          for (let j = 0; j < languages.length; j++) hits[languages[j]!]!++;
+          break;
+        }
+      }
+    }
     start = -1;
   }
   return words;
+}
+
+/** Whether `text` from `start` on, lowercased, begins with the lowercase ASCII `word`. */
+function sameLowercase(text: string, start: number, word: string): boolean {
+  for (let k = 0; k < word.length; k++) {
+    let code = text.charCodeAt(start + k);
+    if (code >= 65 && code <= 90) code += 32;
+    if (code !== word.charCodeAt(k)) return false;
+  }
+  return true;
 }
 
 export function languageSupport(text: string): LanguageSupport {
