@@ -3,7 +3,8 @@
  * 280-character message each request (as npm run bench's distinct-message run), with the server's CPU per request
  * read from /proc (all its threads together, and each busy thread's share of a core) and the load generator's own.
  * Throughput on a shared 2-core host moves from minute to minute; CPU per request moves less. ROUNDS (default 2)
- * measured runs of DURATION seconds (default 6) after a 3 s warm-up. Linux only.
+ * measured runs of DURATION seconds (default 6) after a 3 s warm-up. BENCH_PROFILE_DIR starts the service with
+ * `--cpu-prof` into that directory (one profile per thread, written when it stops). Linux only.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -20,7 +21,8 @@ const distinct = (i: number): string => `${MESSAGE.slice(0, 270)}donor ${String(
 const DURATION = Number(process.env.DURATION ?? 6);
 const key = `bench_${randomBytes(16).toString('hex')}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'om-cpu-'));
-const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
   env: { ...process.env, RATE_LIMIT_PER_KEY: '0', DATA_DIR: dataDir, DATABASE_URL: '', PORT: '0', LOG_LEVEL: 'warn', BOOTSTRAP_API_KEY: key },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
@@ -72,11 +74,12 @@ try {
     const result = await load(round * 100_000, DURATION);
     const requests = result.requests.total;
     const perRequest = (ticks: number) => ((ticks * 10_000) / requests).toFixed(0);
+    // The main thread's id is the process id.
     const busy = [...threadTicks()]
-      .map(([id, ticks]) => ticks - (threads.get(id) ?? 0))
-      .filter((ticks) => ticks > DURATION * 5)
-      .sort((a, b) => b - a)
-      .map((ticks) => `${(ticks / DURATION).toFixed(0)}%`);
+      .map(([id, ticks]) => [id, ticks - (threads.get(id) ?? 0)] as const)
+      .filter(([, ticks]) => ticks > DURATION * 5)
+      .sort((a, b) => b[1] - a[1])
+      .map(([id, ticks]) => `${(ticks / DURATION).toFixed(0)}%${id === String(child.pid) ? ' (main)' : ''}`);
     console.log(
       `${result.requests.average.toFixed(0)} req/s, server ${perRequest(processTicks(child.pid!) - server)} µs CPU per request ` +
         `(busiest threads ${busy.join(', ')} of a core), load generator ${perRequest(processTicks('self') - client)} µs, errors ${result.errors + result.non2xx}`,

@@ -24,7 +24,7 @@ import { prepareText, type PreparedField } from './prepare-text.ts';
 import { evaluateField, round, runInsights, type TextAnalysis } from './text-analysis.ts';
 import type { TextWorkerPool } from './text-workers.ts';
 import { authorFactsOf } from './author-facts.ts';
-import { attachPoliciesJson, policiesToJson } from './response-json.ts';
+import { policiesToJson } from './response-json.ts';
 import type { MediaStage, MediaStageResult } from '../media/stage.ts';
 import { mediaPolicyResults, derivedTexts } from './media-results.ts';
 import { IMAGE_POLICY_ID, imageSettingsOf } from '../media/image-policy.ts';
@@ -168,7 +168,6 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   const recommendation = guardUnanalysedMedia(recommended, unanalysedMedia, channel.config.unanalysedMedia);
 
   // store
-  const policiesJson = policiesToJson(policies);
   const submittedAt = body.timestamp ?? Date.now();
   let contentId = body.contentId ?? newId('cnt');
   let author: AuthorSummary | null = null;
@@ -178,6 +177,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
       author = { id, external_id, status, block, trust_level };
     }
   } else {
+    const policiesJson = policiesToJson(policies);
     const stored = await deps.submissions.write({
       author: body.authorId
         ? {
@@ -237,7 +237,7 @@ export async function moderate(deps: PipelineDeps, projectId: string, body: Mode
   };
   if (errors.length > 0) response.errors = errors;
   explain?.({ evaluation, recommendation, unicode: unicodeFindings(fields) ?? null, shadowFlagged, dryRun: channel.config.dryRun, policySettings });
-  return attachPoliciesJson(response, policiesJson);
+  return response;
 }
 
 /** The evaluation kept with a stored item for review: the real verdict (also under dry run), the Unicode findings and shadow flags. */

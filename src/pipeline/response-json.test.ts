@@ -1,47 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ModerateResponse } from '../schemas/moderate.ts';
 import type { PolicyResult } from '../core/policy.ts';
-import { attachPoliciesJson, moderateResponseJson, policiesToJson } from './response-json.ts';
-
-const response = (withErrors: boolean): ModerateResponse => ({
-  content: { id: 'c-1', masked: true, modified: 'hello ****' },
-  author: null,
-  evaluation: { flagged: true, flag_probability: 0.91, severity_score: 0.4, unicode_spoofed: false },
-  recommendation: { action: 'review', reason_codes: ['severity_review'] },
-  policies: [
-    { id: 'toxicity', type: 'classifier', probability: 0.91, flagged: true, labels: [{ id: 'insult', probability: 0.5, flagged: true }] },
-    { id: 'spam', type: 'classifier', probability: 0.02, flagged: false },
-  ],
-  insights: [{ id: 'language', type: 'insight', probability: 0.99, value: 'en' }],
-  meta: { status: withErrors ? 'partial_success' : 'success', timestamp: 1700000000000, channel_key: 'default', usage: 1, processing_time: '0.42ms' },
-  ...(withErrors ? { errors: [{ id: 'image_analysis', message: 'not analysed "quoted"' }] } : {}),
-}) as ModerateResponse;
-
-test('a response with its policies pre-serialized is written byte for byte as JSON.stringify would', () => {
-  for (const withErrors of [false, true]) {
-    const plain = response(withErrors);
-    const expected = JSON.stringify(plain);
-    const marked = attachPoliciesJson(response(withErrors), JSON.stringify(plain.policies));
-    assert.equal(moderateResponseJson(marked), expected);
-    assert.equal(JSON.stringify(marked), expected, 'the mark is invisible to JSON.stringify');
-  }
-});
-
-test('the spliced policies text is what is written, so it must be the serialized array', () => {
-  const marked = attachPoliciesJson(response(false), '[]');
-  assert.deepEqual(JSON.parse(moderateResponseJson(marked)).policies, []);
-});
-
-test('a response without the mark, or whose policies were replaced after marking, falls back to JSON.stringify', () => {
-  const plain = response(true);
-  assert.equal(moderateResponseJson(plain), JSON.stringify(plain));
-  const marked = attachPoliciesJson(response(false), '[]');
-  marked.policies = marked.policies.slice(1);
-  assert.equal(moderateResponseJson(marked), JSON.stringify(marked));
-  const error = { code: 'NOT_FOUND', message: 'Channel not found', issues: [] };
-  assert.equal(moderateResponseJson(error), JSON.stringify(error));
-});
+import { policiesToJson } from './response-json.ts';
 
 test('policies are written byte for byte as JSON.stringify would, whatever their shape', () => {
   const odd = (value: unknown) => value as PolicyResult;

@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { loadModels } from '../core/classifiers/index.ts';
 import { analyseTexts, type TextJob } from './text-analysis.ts';
+import { packTextAnalysis } from './text-answer.ts';
 
 /** Runs long texts' normalization and built-in policies off the event loop (see text-workers.ts). */
 loadModels();
@@ -8,7 +9,7 @@ loadModels();
 parentPort!.on('message', (message: { jobs: TextJob[] }) => {
   const results = message.jobs.map((job) => {
     try {
-      return { result: analyseTexts(job) };
+      return { result: packTextAnalysis(analyseTexts(job)) };
     } catch (error) {
       return { error: error instanceof Error ? error.message : String(error) };
     }

@@ -3,7 +3,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ModerateBody, ModerateResponse } from '../schemas/moderate.ts';
 import { errorResponses } from '../schemas/common.ts';
 import { moderate } from '../pipeline/moderate.ts';
-import { moderateResponseJson } from '../pipeline/response-json.ts';
 
 export async function moderateRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -17,10 +16,9 @@ export async function moderateRoutes(fastify: FastifyInstance): Promise<void> {
         body: ModerateBody,
         response: { 200: ModerateResponse, ...errorResponses(404, 413) },
       },
-      // The schema documents the response; JSON.stringify writes it, reusing the policies text the
-      // pipeline wrote once for the response and the stored item. fast-json-stringify re-validates
+      // The schema documents the response; one JSON.stringify writes it. fast-json-stringify re-validates
       // every anyOf branch (modified, author, policy data) at run time, which costs more than it saves.
-      serializerCompiler: () => moderateResponseJson,
+      serializerCompiler: () => (body: unknown) => JSON.stringify(body),
     },
     (request) => {
       // Requests between their start and their answer's departure: under load, short texts also go to the text workers.

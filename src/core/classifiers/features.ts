@@ -98,6 +98,21 @@ export interface TextFeatures {
    * instead of the windows (round 5: without the whole text beside them).
    */
   sentenceGroups: TextFeatures[];
+  /**
+   * What scoring has computed for this text, window or group so far (policies.ts), kept on the features
+   * themselves: a lookup in a side table keyed by them cost more than most of the sums it saved.
+   */
+  scoring: ScoringMemo | null;
+}
+
+/** Margins of the model table's slots (computed a block of four at a time) and the probabilities policies read. */
+export interface ScoringMemo {
+  margins: number[];
+  /** Bit b: the margins of block b are computed. */
+  marginBlocks: number;
+  probabilities: Array<number | null>;
+  /** Bit s: probabilities[s] is known. */
+  known: number;
 }
 
 /**
@@ -167,11 +182,34 @@ const TOKEN_PATTERN =
 const PHONE_PATTERN = /(?:\+?\d[\d\s().-]{7,}\d)/g;
 const MONEY_PATTERN = /[$£€¥₹]\s?\d|\d\s?(?:usd|eur|gbp|dollars?|pounds?|euros?|bucks)\b/i;
 const LONG_NUMBER_PATTERN = /\d{5,}/;
-const REPEAT_PATTERN = /(.)\1{3,}/;
+/**
+ * Whether `text` has one UTF-16 unit four times in a row, other than a line terminator: what /(.)\1{3,}/ tests,
+ * without the regex's attempt at every position.
+ */
+function hasRepeatedChar(text: string): boolean {
+  let previous = -1;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) {
+      previous = -1;
+      run = 0;
+    } else if (c === previous) {
+      if (++run >= 4) return true;
+    } else {
+      previous = c;
+      run = 1;
+    }
+  }
+  return false;
+}
 const LETTER = /\p{L}/u;
 const DOMAIN_PATTERN = /\b[a-z0-9-]{2,}\.(?:com|net|org|info|biz|ly|io|co|tk|xyz|me|us|uk)\b/;
 
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's', '!': 'i', '*': '' };
+/** A token's person, as the token table keeps it. */
+const SECOND_PERSON_TOKEN = 1;
+const FIRST_PERSON_TOKEN = 2;
 const SECOND_PERSON = new Set(['you', 'your', "you're", 'youre', 'u', 'ur', 'yourself', 'ya', 'yall', "y'all", 'thou']);
 const FIRST_PERSON = new Set(['i', 'me', 'my', 'myself', "i'm", 'im', "i'll", 'ill', "i've", 'mine']);
 
@@ -331,6 +369,8 @@ interface TokenTable {
   reportingBefore: Int32Array;
   /** The whole text has quotation marks. */
   quoted: boolean;
+  /** Per position: SECOND_PERSON_TOKEN, FIRST_PERSON_TOKEN or 0. */
+  person: Int32Array;
 }
 
 /** What tokenTable takes from a token alone, whatever its neighbours. */
@@ -344,6 +384,8 @@ interface TokenFacts {
   placeholder: boolean;
   negator: boolean;
   reporting: boolean;
+  /** SECOND_PERSON_TOKEN, FIRST_PERSON_TOKEN or 0. */
+  person: number;
   /** The character 3-, 4- and 5-gram indices of ` ${token} `, sizes in that order (empty for a placeholder). */
   grams: Int32Array;
   row: number;
@@ -377,6 +419,7 @@ function tokenFacts(token: string, vectors: WordVectors, withVectors: boolean): 
     placeholder,
     negator: NEGATORS.has(token) || token.endsWith("n't"),
     reporting: REPORTING_WORDS.has(token),
+    person: SECOND_PERSON.has(token) ? SECOND_PERSON_TOKEN : FIRST_PERSON.has(token) ? FIRST_PERSON_TOKEN : 0,
     grams,
     row: placeholder || !withVectors ? -1 : vectorRow(vectors, token),
   };
@@ -385,25 +428,27 @@ const NO_GRAMS = new Int32Array(0);
 
 function tokenTable(tokens: readonly string[], quoted = false): TokenTable {
   const count = tokens.length;
-  const skip2 = new Int32Array(count);
-  const skip3 = new Int32Array(count);
-  const negated = new Int32Array(count);
-  const negator = new Int32Array(count).fill(-1);
-  const reportedForm = new Int32Array(count);
-  const reportingBefore = new Int32Array(count + 1);
+  // Views into the slab (zeroed, never reused) rather than arrays of their own, as the features' arrays are.
+  const skip2 = slabInt32(count);
+  const skip3 = slabInt32(count);
+  const negated = slabInt32(count);
+  const negator = slabInt32(count).fill(-1);
+  const reportedForm = slabInt32(count);
+  const reportingBefore = slabInt32(count + 1);
   let lastNegator = -1;
-  const wordHashes = new Uint32Array(count);
-  const words = new Int32Array(count);
-  const pairs = new Int32Array(count);
-  const gramStarts = new Int32Array(count + 1);
-  const rows = new Int32Array(count);
+  const wordHashes = slabUint32(count);
+  const words = slabInt32(count);
+  const pairs = slabInt32(count);
+  const gramStarts = slabInt32(count + 1);
+  const rows = slabInt32(count);
+  const person = slabInt32(count);
   const vectors = wordVectors();
   const withVectors = vectors.dimensions === EMBEDDING_DIMENSIONS;
   // A word of L characters, padded with a space on each side, has at most L + 3 - size n-grams of each
   // size from 3 to 5: fewer than 3 L in all.
   let gramCapacity = 0;
   for (const token of tokens) if (!token.startsWith('__')) gramCapacity += 3 * token.length;
-  const grams = new Int32Array(gramCapacity);
+  const grams = slabInt32(gramCapacity);
   let g = 0;
   let previous = 0;
   if (tokenCacheVectors !== vectors) {
@@ -431,12 +476,13 @@ function tokenTable(tokens: readonly string[], quoted = false): TokenTable {
     reportingBefore[t + 1] = reportingBefore[t]! + (known.reporting ? 1 : 0);
     gramStarts[t] = g;
     rows[t] = known.row;
+    person[t] = known.person;
     if (known.placeholder) continue;
     grams.set(known.grams, g);
     g += known.grams.length;
   }
   gramStarts[count] = g;
-  return { matches: lexiconMatches(tokens), words, pairs, gramStarts, grams: grams.subarray(0, g), rows, skip2, skip3, negated, negator, reportedForm, reportingBefore, quoted };
+  return { matches: lexiconMatches(tokens), words, pairs, gramStarts, grams: grams.subarray(0, g), rows, skip2, skip3, negated, negator, reportedForm, reportingBefore, quoted, person };
 }
 
 /** URLs, emails and the like are counted once, for the whole text; its windows and sentence groups carry none. */
@@ -447,9 +493,9 @@ const NO_COUNTS = Object.freeze({ url: 0, email: 0, mention: 0, hashtag: 0, emoj
  * They are the tokens of `whole` from `from` on, so their n-grams, vectors and lexicon hits come
  * from that table.
  */
-function partFeatures(tokens: string[], whole: TokenTable, from: number): TextFeatures {
+function partFeatures(tokens: string[], whole: TokenTable, from: number, embedding: EmbeddingRole = 'alone'): TextFeatures {
   const joined = tokens.join(' ');
-  return featuresFromTable(joined, joined, tokens, whole, from, NO_COUNTS);
+  return featuresFromTable(joined, joined, tokens, whole, from, NO_COUNTS, embedding);
 }
 
 /** Features of a token run on its own, as a window or sentence group with these tokens is scored. */
@@ -464,46 +510,27 @@ export function computeFeatures(text: string): TextFeatures {
   const matched = matchTokens(normalized, counts, offsets);
   const tokens = joinSpelledOut(matched.slice());
   const table = tokenTable(tokens, QUOTATION.test(normalized));
-  const features = featuresFromTable(text, normalized, tokens, table, 0, counts);
-  if (tokens.length >= SENTENCE_SCORING_TOKENS) {
-    const groups: string[][] = [];
-    let current: string[] = [];
-    // Each sentence's tokens are what tokenize would find in it: a token's match never spans the whitespace that
-    // separates sentences, so the sentence's matches are the whole text's matches inside it, and only the joining
-    // of spelled-out words is done again, sentence by sentence.
-    let first = 0;
-    SENTENCE_BREAKS.lastIndex = 0;
-    for (;;) {
-      const separator = SENTENCE_BREAKS.exec(normalized);
-      const sentenceEnd = separator ? separator.index : normalized.length;
-      let last = first;
-      while (last < matched.length && offsets[last]! < sentenceEnd) last++;
-      if (last > first) current.push(...joinSpelledOut(matched.slice(first, last)));
-      first = last;
-      if (current.length >= SENTENCE_GROUP_TOKENS) {
-        groups.push(current);
-        current = [];
+  // The sentence groups come first: when they cut the text's tokens in order, the text's embedding block is their
+  // blocks added up (embeddingFeatures says why that is exact) instead of its tokens' vectors summed again.
+  const sentenceGroups: TextFeatures[] = [];
+  let embedding: EmbeddingRole = 'alone';
+  const groups = tokens.length >= SENTENCE_SCORING_TOKENS ? sentenceGroupsOf(normalized, matched, offsets) : [];
+  if (groups.length > 1) {
+    // Sentence by sentence, the tokens are almost always the whole text's, in order; not when a
+    // word spelled out letter by letter runs across a sentence break.
+    const starts = startsWithin(tokens, groups);
+    const added = starts !== null && tokens.length <= exactEmbeddingTokens();
+    if (added) startEmbeddingTotals();
+    groups.forEach((group, g) => {
+      for (let start = 0; start < group.length; start += CHUNK_TOKENS) {
+        const part = group.slice(start, start + CHUNK_TOKENS);
+        sentenceGroups.push(starts ? partFeatures(part, table, starts[g]! + start, added ? 'added' : 'alone') : featuresOfTokens(part));
       }
-      // The sentences after the last token add nothing.
-      if (!separator || first === matched.length) break;
-    }
-    // A short last sentence joins the previous group.
-    if (current.length > 0) {
-      if (groups.length > 0) groups[groups.length - 1]!.push(...current);
-      else groups.push(current);
-    }
-    if (groups.length > 1) {
-      // Sentence by sentence, the tokens are almost always the whole text's, in order; not when a
-      // word spelled out letter by letter runs across a sentence break.
-      const starts = startsWithin(tokens, groups);
-      groups.forEach((group, g) => {
-        for (let start = 0; start < group.length; start += CHUNK_TOKENS) {
-          const part = group.slice(start, start + CHUNK_TOKENS);
-          features.sentenceGroups.push(starts ? partFeatures(part, table, starts[g]! + start) : featuresOfTokens(part));
-        }
-      });
-    }
+    });
+    if (added) embedding = 'sum of parts';
   }
+  const features = featuresFromTable(text, normalized, tokens, table, 0, counts, embedding);
+  for (const group of sentenceGroups) features.sentenceGroups.push(group);
   if (tokens.length > CHUNK_TOKENS * 1.5) {
     for (let start = 0; start < tokens.length; start += CHUNK_TOKENS) {
       let end = start + CHUNK_TOKENS;
@@ -514,6 +541,41 @@ export function computeFeatures(text: string): TextFeatures {
     }
   }
   return features;
+}
+
+/**
+ * The sentence groups of a text of SENTENCE_SCORING_TOKENS tokens or more (`matched`: its tokens before spelled-out
+ * words are joined, and where each starts): sentences merged until a group has SENTENCE_GROUP_TOKENS tokens, a short
+ * last one joining the group before it.
+ */
+function sentenceGroupsOf(normalized: string, matched: readonly string[], offsets: readonly number[]): string[][] {
+  const groups: string[][] = [];
+  let current: string[] = [];
+  // Each sentence's tokens are what tokenize would find in it: a token's match never spans the whitespace that
+  // separates sentences, so the sentence's matches are the whole text's matches inside it, and only the joining
+  // of spelled-out words is done again, sentence by sentence.
+  let first = 0;
+  SENTENCE_BREAKS.lastIndex = 0;
+  for (;;) {
+    const separator = SENTENCE_BREAKS.exec(normalized);
+    const sentenceEnd = separator ? separator.index : normalized.length;
+    let last = first;
+    while (last < matched.length && offsets[last]! < sentenceEnd) last++;
+    if (last > first) current.push(...joinSpelledOut(matched.slice(first, last)));
+    first = last;
+    if (current.length >= SENTENCE_GROUP_TOKENS) {
+      groups.push(current);
+      current = [];
+    }
+    // The sentences after the last token add nothing.
+    if (!separator || first === matched.length) break;
+  }
+  // A short last sentence joins the previous group.
+  if (current.length > 0) {
+    if (groups.length > 0) groups[groups.length - 1]!.push(...current);
+    else groups.push(current);
+  }
+  return groups;
 }
 
 /** Where each group starts in `tokens`, when the groups are `tokens` cut in order; null otherwise. */
@@ -564,7 +626,7 @@ function hashedNgrams(table: TokenTable, from: number, to: number, text: string)
   // Character 3-grams of the whole text, across spaces and punctuation, digits collapsed to 0
   // ("£0.00/min", "to 00000", "word-glued"): shapes the word tokens lose (round 4, chosen on training/dev.ts).
   n = textTrigrams(text, n);
-  return n > BITMAP_MIN_COUNT ? sortedUniqueByBitmap(n) : sortedUniqueBySort(n);
+  return n > INSERTION_MAX_COUNT ? sortedUniqueByBitmap(n) : sortedUniqueByInsertion(n);
 }
 
 /** JavaScript's `\s` for one UTF-16 unit (the regex itself decides outside ASCII). */
@@ -618,74 +680,60 @@ function contextFeatures(table: TokenTable, from: number, to: number, n: number)
   return n;
 }
 
-/** Second buffer and digit counts of the radix sort. */
-let radixBuffer = new Int32Array(4096);
-const radixCounts = new Int32Array(1 << 9);
+/** Up to this many indices an insertion sort is the quickest. */
+const INSERTION_MAX_COUNT = 24;
 
-/**
- * `scratch[0..n)` (hash indices below 2^18) sorted and de-duplicated in place; returns the count. Two passes of
- * a least-significant-digit radix sort on 9 bits each (a typed array's own sort was a quarter of the featurizer's
- * time), insertion sort for a few indices. Any correct sort gives the same sorted, distinct indices.
- */
-function sortedUniqueBySort(n: number): number {
-  if (n <= 24) {
-    for (let i = 1; i < n; i++) {
-      const value = scratch[i]!;
-      let j = i - 1;
-      while (j >= 0 && scratch[j]! > value) {
-        scratch[j + 1] = scratch[j]!;
-        j--;
-      }
-      scratch[j + 1] = value;
+/** `scratch[0..n)` sorted and de-duplicated in place by insertion; returns the count. */
+function sortedUniqueByInsertion(n: number): number {
+  for (let i = 1; i < n; i++) {
+    const value = scratch[i]!;
+    let j = i - 1;
+    while (j >= 0 && scratch[j]! > value) {
+      scratch[j + 1] = scratch[j]!;
+      j--;
     }
-  } else {
-    if (radixBuffer.length < n) radixBuffer = new Int32Array(n * 2);
-    radixPass(scratch, radixBuffer, n, 0);
-    radixPass(radixBuffer, scratch, n, 9);
+    scratch[j + 1] = value;
   }
   let unique = 0;
   for (let i = 0; i < n; i++) if (i === 0 || scratch[i] !== scratch[unique - 1]) scratch[unique++] = scratch[i]!;
   return unique;
 }
 
-function radixPass(from: Int32Array, to: Int32Array, n: number, shift: number): void {
-  radixCounts.fill(0);
-  for (let i = 0; i < n; i++) radixCounts[(from[i]! >>> shift) & 511]!++;
-  let total = 0;
-  for (let d = 0; d < 512; d++) {
-    const count = radixCounts[d]!;
-    radixCounts[d] = total;
-    total += count;
-  }
-  for (let i = 0; i < n; i++) {
-    const value = from[i]!;
-    to[radixCounts[(value >>> shift) & 511]!++] = value;
-  }
-}
+/** One bit per index of the hash space, and one bit per word of it that has a bit set; all zero between calls. */
+const seen = new Int32Array(HASH_SIZE >>> 5);
+const seenWords = new Int32Array(HASH_SIZE >>> 10);
 
 /**
- * Above this many indices, marking them in a bitmap of the hash space and reading it back in
- * order beats sorting: the same sorted, distinct indices, in 0.55 instead of 21 ms for the
- * 324,000 (26,000 distinct) of 100,000 characters of prose; at 2,000 the two are about even.
+ * `scratch[0..n)` (hash indices below 2^18) sorted and de-duplicated in place; returns the count. Each index is
+ * marked in a bitmap of the hash space, and a second bitmap marks the words of the first that have a bit set, so
+ * that reading the indices back in order visits only those words and no others: the same sorted, distinct
+ * indices as a sort gives, in less time than the radix sort it replaced (a quarter of a sentence group's
+ * featurizing went to its counts and passes) and, for 100,000 characters of prose, than a sort by far.
  */
-const BITMAP_MIN_COUNT = 2000;
-const seen = new Int32Array(HASH_SIZE >>> 5);
-
 function sortedUniqueByBitmap(n: number): number {
   for (let i = 0; i < n; i++) {
     const index = scratch[i]!;
-    seen[index >>> 5]! |= 1 << (index & 31);
+    const word = index >>> 5;
+    seen[word]! |= 1 << (index & 31);
+    seenWords[word >>> 5]! |= 1 << (word & 31);
   }
   let unique = 0;
-  for (let w = 0; w < seen.length; w++) {
-    let word = seen[w]!;
-    if (word === 0) continue;
-    seen[w] = 0;
-    const base = w << 5;
-    while (word !== 0) {
-      const lowest = word & -word;
-      scratch[unique++] = base + 31 - Math.clz32(lowest);
-      word ^= lowest;
+  for (let s = 0; s < seenWords.length; s++) {
+    let words = seenWords[s]!;
+    if (words === 0) continue;
+    seenWords[s] = 0;
+    while (words !== 0) {
+      const lowestWord = words & -words;
+      words ^= lowestWord;
+      const w = (s << 5) + 31 - Math.clz32(lowestWord);
+      let bits = seen[w]!;
+      seen[w] = 0;
+      const base = w << 5;
+      while (bits !== 0) {
+        const lowest = bits & -bits;
+        scratch[unique++] = base + 31 - Math.clz32(lowest);
+        bits ^= lowest;
+      }
     }
   }
   return unique;
@@ -712,10 +760,17 @@ function addDense(index: number, value: number): void {
  * mean, scales 0.5–2 and mean-only were compared on training/dev.ts; the differences were
  * small and this variant was at or near the top for violence, hate and spam.
  */
-function embeddingFeatures(table: TokenTable, from: number, to: number): void {
+function embeddingFeatures(table: TokenTable, from: number, to: number, role: EmbeddingRole): void {
   const vectors = wordVectors();
   const dimensions = vectors.dimensions;
   if (dimensions !== EMBEDDING_DIMENSIONS) return;
+  if (role === 'sum of parts') {
+    if (totals.found === 0) return;
+    embeddingSum.set(totals.sum);
+    embeddingMax.set(totals.max);
+    conceptMax.set(totals.conceptMax);
+    return addEmbedding(dimensions);
+  }
   const { values, scales } = vectors;
   const similarities = conceptSimilarities(vectors);
   if (foundBases.length < to - from) {
@@ -771,7 +826,20 @@ function embeddingFeatures(table: TokenTable, from: number, to: number): void {
     embeddingMax[d + 2] = max2;
     embeddingMax[d + 3] = max3;
   }
+  if (role === 'added') {
+    totals.found += found;
+    for (let d = 0; d < dimensions; d++) {
+      totals.sum[d]! += embeddingSum[d]!;
+      if (embeddingMax[d]! > totals.max[d]!) totals.max[d] = embeddingMax[d]!;
+    }
+    for (let c = 0; c < CONCEPTS.length; c++) if (conceptMax[c]! > totals.conceptMax[c]!) totals.conceptMax[c] = conceptMax[c]!;
+  }
   if (found === 0) return;
+  addEmbedding(dimensions);
+}
+
+/** Appends the embedding block from embeddingSum, embeddingMax and conceptMax. */
+function addEmbedding(dimensions: number): void {
   let norm = 0;
   for (let d = 0; d < dimensions; d++) norm += embeddingSum[d]! * embeddingSum[d]!;
   const unit = norm > 0 ? 1 / Math.sqrt(norm) : 0;
@@ -781,12 +849,83 @@ function embeddingFeatures(table: TokenTable, from: number, to: number): void {
 }
 
 const conceptMax = new Float64Array(CONCEPTS.length);
+
+/**
+ * How a text's embedding block is made: from its own tokens (`alone`); from its own tokens and added to the totals of
+ * its text's parts (`added`: a sentence group of a text whose groups cut its tokens in order); or from those totals
+ * (`sum of parts`: that text).
+ */
+type EmbeddingRole = 'alone' | 'added' | 'sum of parts';
+
+/** The sentence groups' embedding sums, maxima, concept maxima and tokens with a vector, added up (startEmbeddingTotals). */
+const totals = {
+  sum: new Float64Array(EMBEDDING_DIMENSIONS),
+  max: new Float64Array(EMBEDDING_DIMENSIONS),
+  conceptMax: new Float64Array(CONCEPTS.length),
+  found: 0,
+};
+
+function startEmbeddingTotals(): void {
+  totals.sum.fill(0);
+  totals.max.fill(-Infinity);
+  totals.conceptMax.fill(0);
+  totals.found = 0;
+}
+
+/**
+ * Up to this many tokens a text's embedding sums are exact, so that adding its groups' sums gives the bits that
+ * adding its tokens' values one after another gives. A token's value in dimension d is an int8 code (|code| <= 127)
+ * times its word's float32 scale: exact in float64, and a multiple of 2^q, q the lowest exponent of a scale's last
+ * mantissa bit in the table. Every partial sum of n such values is a multiple of 2^q below n * 127 * (largest scale)
+ * in magnitude, which float64 holds exactly while that bound is below 2^(53 + q): no sum rounds, in any order. The
+ * maxima are exact in any order anyway. For the shipped vectors (q = -31, scales below 0.03) that is over 500,000
+ * tokens; the bound is checked per text.
+ */
+function exactEmbeddingTokens(): number {
+  const vectors = wordVectors();
+  if (vectors === exactFor) return exactTokens;
+  let lowestBit = Infinity;
+  let largest = 0;
+  const bits = new Float32Array(1);
+  const raw = new Uint32Array(bits.buffer);
+  for (let row = 0; row < vectors.scales.length; row++) {
+    const scale = vectors.scales[row]!;
+    if (!(scale > 0) || !Number.isFinite(scale)) {
+      // A scale the argument does not cover (zero, negative, not finite, subnormal below): never add the parts.
+      lowestBit = -Infinity;
+      break;
+    }
+    bits[0] = scale;
+    const exponent = (raw[0]! >>> 23) & 0xff;
+    if (exponent === 0) {
+      lowestBit = -Infinity;
+      break;
+    }
+    let mantissa = (raw[0]! & 0x7fffff) | 0x800000;
+    let lowest = exponent - 127 - 23;
+    while ((mantissa & 1) === 0) {
+      mantissa >>>= 1;
+      lowest++;
+    }
+    lowestBit = Math.min(lowestBit, lowest);
+    largest = Math.max(largest, scale);
+  }
+  exactFor = vectors;
+  // With a margin of one bit: n * 128 * largest <= 2^(52 + q).
+  exactTokens = lowestBit === -Infinity || largest === 0 ? 0 : Math.floor(2 ** (52 + lowestBit) / (128 * largest));
+  return exactTokens;
+}
+let exactFor: WordVectors | null = null;
+let exactTokens = 0;
 /** The word-vector rows (as offsets) and scales of the tokens of the part being featurized; grown as needed. */
 let foundBases = new Int32Array(1024);
 let foundScales = new Float64Array(1024);
 /** Below this cosine (of centred vectors) a word is not a near neighbour of the concept. */
 const CONCEPT_FLOOR = 0.3;
 const conceptTables = new WeakMap<WordVectors, Float32Array>();
+/** The table asked for last: a message's text, windows and groups all ask for the same one. */
+let lastConceptVectors: WordVectors | null = null;
+let lastConceptTable: Float32Array | null = null;
 
 /**
  * Per vocabulary row and concept: max(0, cos − floor) / (1 − floor), computed once per vector table
@@ -795,8 +934,13 @@ const conceptTables = new WeakMap<WordVectors, Float32Array>();
  * sat closer to the violence concept than most violent words did.
  */
 function conceptSimilarities(vectors: WordVectors): Float32Array {
+  if (vectors === lastConceptVectors) return lastConceptTable!;
   let table = conceptTables.get(vectors);
-  if (table) return table;
+  if (table) {
+    lastConceptVectors = vectors;
+    lastConceptTable = table;
+    return table;
+  }
   const { dimensions, values, scales, index } = vectors;
   const count = scales.length;
   const centred = new Float32Array(count * dimensions);
@@ -834,6 +978,8 @@ function conceptSimilarities(vectors: WordVectors): Float32Array {
     }
   }
   conceptTables.set(vectors, table);
+  lastConceptVectors = vectors;
+  lastConceptTable = table;
   return table;
 }
 
@@ -855,6 +1001,7 @@ function featuresFromTable(
   table: TokenTable,
   from: number,
   counts: Readonly<{ url: number; email: number; mention: number; hashtag: number; emoji: number }>,
+  embedding: EmbeddingRole,
 ): TextFeatures {
   const to = from + tokens.length;
   const hashedCount = hashedNgrams(table, from, to, normalized);
@@ -865,44 +1012,49 @@ function featuresFromTable(
   // Structural signals (spam and intent cues).
   let letters = 0;
   let capitals = 0;
+  let exclaims = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 65 && c <= 90) {
       capitals++;
       letters++;
     } else if (c >= 97 && c <= 122) letters++;
+    else if (c === 33) exclaims++;
   }
   const capsRatio = letters >= 8 ? capitals / letters : 0;
+  // The phone, money and long-number patterns need an ASCII digit and the domain pattern a dot: a window or
+  // sentence group (its tokens joined) seldom has either, and then none of them is run.
+  let digits = false;
+  let dots = false;
+  for (let i = 0; i < normalized.length; i++) {
+    const c = normalized.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits = true;
+    else if (c === 46) dots = true;
+  }
   PHONE_PATTERN.lastIndex = 0;
-  const phoneCount = (normalized.match(PHONE_PATTERN) ?? []).length;
-  const urlLike = counts.url + (DOMAIN_PATTERN.test(normalized) ? 1 : 0);
+  const phoneCount = digits ? (normalized.match(PHONE_PATTERN) ?? []).length : 0;
+  const urlLike = counts.url + (dots && DOMAIN_PATTERN.test(normalized) ? 1 : 0);
   addDense(S.bias, 1);
   addDense(S.url, urlLike > 0 ? 1 : 0);
   addDense(S.url_many, urlLike > 1 ? 1 : 0);
   addDense(S.email, counts.email > 0 ? 1 : 0);
   addDense(S.phone, phoneCount > 0 ? 1 : 0);
-  addDense(S.money, MONEY_PATTERN.test(normalized) ? 1 : 0);
-  addDense(S.long_number, LONG_NUMBER_PATTERN.test(normalized) ? 1 : 0);
+  addDense(S.money, digits && MONEY_PATTERN.test(normalized) ? 1 : 0);
+  addDense(S.long_number, digits && LONG_NUMBER_PATTERN.test(normalized) ? 1 : 0);
   addDense(S.caps_ratio, capsRatio > 0.5 ? 1 : 0);
-  let exclaims = 0;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 33) exclaims++;
   addDense(S.exclaim, Math.min(exclaims, 5) / 5);
-  addDense(S.repeat_chars, REPEAT_PATTERN.test(text) ? 1 : 0);
+  addDense(S.repeat_chars, hasRepeatedChar(text) ? 1 : 0);
   addDense(S.length_short, tokens.length <= 3 ? 1 : 0);
   addDense(S.length_long, tokens.length >= 40 ? 1 : 0);
   addDense(S.mention, counts.mention > 0 ? 1 : 0);
   addDense(S.hashtag, counts.hashtag > 0 ? 1 : 0);
-  let second = 0;
-  let firstPerson = 0;
-  for (const token of tokens) {
-    if (SECOND_PERSON.has(token)) second++;
-    else if (FIRST_PERSON.has(token)) firstPerson++;
-  }
-  addDense(S.second_person, second > 0 ? 1 : 0);
-  addDense(S.first_person, firstPerson > 0 ? 1 : 0);
+  let persons = 0;
+  for (let t = from; t < to; t++) persons |= table.person[t]!;
+  addDense(S.second_person, (persons & SECOND_PERSON_TOKEN) !== 0 ? 1 : 0);
+  addDense(S.first_person, (persons & FIRST_PERSON_TOKEN) !== 0 ? 1 : 0);
   addDense(S.emoji, counts.emoji > 0 ? 1 : 0);
 
-  const lexicon = lexiconHitsWithin(table.matches, from, to);
+  const lexicon = lexiconHitsWithin(table.matches, from, to, slabFloat32(LEXICON_FEATURES.length));
   // Hits are scaled by text length like the n-grams: one incidental "woman" in a
   // long story must weigh less than in a five-word message.
   const lexiconScale = 1 / Math.sqrt(Math.max(tokens.length, 4) / 4);
@@ -913,7 +1065,7 @@ function featuresFromTable(
   if (anyHit(lexicon, IDENTITY_LEXICONS)) {
     for (let i = 0; i < CONJUNCTIONS.length; i++) if (anyHit(lexicon, CONJUNCTIONS[i]!)) addDense(INTERACTION_BASE + i, lexiconScale);
   }
-  embeddingFeatures(table, from, to);
+  embeddingFeatures(table, from, to, embedding);
 
   const allIndices = slabInt32(hashedCount + denseCount);
   allIndices.set(scratch.subarray(0, hashedCount));
@@ -933,13 +1085,15 @@ function featuresFromTable(
     capsRatio,
     chunks: [],
     sentenceGroups: [],
+    scoring: null,
   };
 }
 
 /**
- * The feature arrays of texts, windows and sentence groups are views into shared 256 kB buffers instead of
- * arrays of their own: a typed array of more than 64 bytes allocates its own store outside the heap, which cost
- * more than filling it. A buffer is freed once no features view it.
+ * The feature arrays of texts, windows and sentence groups (and a text's token table while it is featurized) are
+ * views into shared 256 kB buffers instead of arrays of their own: a typed array of more than 64 bytes allocates its
+ * own store outside the heap, which cost more than filling it. A buffer is freed once nothing views it. Its bytes are
+ * handed out once each, so a view starts zeroed.
  */
 const SLAB_BYTES = 1 << 18;
 let slab = new ArrayBuffer(SLAB_BYTES);
@@ -959,6 +1113,11 @@ function slabBytes(bytes: number): number {
 function slabInt32(length: number): Int32Array {
   const offset = slabBytes(length * 4);
   return offset < 0 ? new Int32Array(length) : new Int32Array(slab, offset, length);
+}
+
+function slabUint32(length: number): Uint32Array {
+  const offset = slabBytes(length * 4);
+  return offset < 0 ? new Uint32Array(length) : new Uint32Array(slab, offset, length);
 }
 
 function slabFloat32(length: number): Float32Array {

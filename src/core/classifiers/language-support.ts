@@ -45,16 +45,20 @@ const FUNCTION_WORDS: Record<string, string> = {
   sw: 'na ya wa ni kwa la za katika hii huo yake wao mimi wewe yeye sisi nyinyi hapana ndiyo kila mtu watu kuwa bila au',
 };
 
-const wordsOf = new Map<string, string[]>();
-for (const [language, list] of Object.entries(FUNCTION_WORDS)) {
-  for (const word of list.split(' ')) {
-    const languages = wordsOf.get(word) ?? [];
-    if (!languages.includes(language)) languages.push(language);
-    wordsOf.set(word, languages);
-  }
-}
 const SUPPORTED = new Set<string>(MODEL_LANGUAGES);
 const LANGUAGE_ORDER = Object.keys(FUNCTION_WORDS);
+/** Per function word, the languages (positions in LANGUAGE_ORDER) that use it. */
+const wordsOf = new Map<string, number[]>();
+LANGUAGE_ORDER.forEach((language, position) => {
+  for (const word of FUNCTION_WORDS[language]!.split(' ')) {
+    const languages = wordsOf.get(word) ?? [];
+    if (!languages.includes(position)) languages.push(position);
+    wordsOf.set(word, languages);
+  }
+});
+const IS_SUPPORTED = LANGUAGE_ORDER.map((language) => SUPPORTED.has(language));
+/** Function-word hits per language of the text being checked (zeroed before each text). */
+const hits = new Int32Array(LANGUAGE_ORDER.length);
 
 /** Letter scripts by code-point block: Latin counts as the models' script. */
 function scriptOf(code: number): string | null {
@@ -79,13 +83,104 @@ function scriptOf(code: number): string | null {
 const MIN_LETTERS = 12;
 const WORD = /[\p{L}']+/gu;
 
+/** The longest function word: a longer word is none, and is not looked up. */
+const LONGEST_FUNCTION_WORD = Math.max(...[...wordsOf.keys()].map((word) => word.length));
+
+/** Counts the function words of `text` into `hits`; returns how many words it has (matches of WORD in its lowercase form). */
+function countFunctionWords(text: string): number {
+  // The words as strings only (`match` with the global flag): no match objects.
+  const matched = text.toLowerCase().match(WORD);
+  const words = matched === null ? 0 : matched.length;
+  for (let i = 0; i < words; i++) {
+    const word = matched![i]!;
+    // One-letter words ("a", "e", "i", "o", "y", "w") are function words of many languages at once.
+    if (word.length < 2 || word.length > LONGEST_FUNCTION_WORD) continue;
+    countWord(word);
+  }
+  return words;
+}
+
+function countWord(word: string): void {
+  const languages = wordsOf.get(word);
+  if (languages) for (let j = 0; j < languages.length; j++) hits[languages[j]!]!++;
+}
+
+/** A word's hash as countAsciiFunctionWords computes it on the fly (FNV-1a over its lowercase UTF-16 units). */
+function wordHash(word: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), 0x01000193);
+  return hash;
+}
+
+/** The function words written in ASCII, by wordHash: the ASCII path finds them without cutting a string out of the text. */
+const asciiWordsByHash = new Map<number, Array<{ word: string; languages: number[] }>>();
+for (const [word, languages] of wordsOf) {
+  if (!/^[a-z']+$/.test(word)) continue;
+  const hash = wordHash(word);
+  const entries = asciiWordsByHash.get(hash) ?? [];
+  entries.push({ word, languages });
+  asciiWordsByHash.set(hash, entries);
+}
+
+/**
+ * countFunctionWords for a text of ASCII characters only, without the regex or a string per word: there WORD's
+ * letters are A–Z and a–z, lowercasing changes only A–Z (to code + 32), and a word is a run of letters and
+ * apostrophes. Each word's hash is computed as it is read; a word of a function word's length whose hash is a
+ * function word's is compared with it character by character.
+ */
+function countAsciiFunctionWords(text: string): number {
+  let words = 0;
+  let start = -1;
+  let hash = 0;
+  for (let i = 0; i <= text.length; i++) {
+    let code = i < text.length ? text.charCodeAt(i) : 0;
+    if (code >= 65 && code <= 90) code += 32;
+    if ((code >= 97 && code <= 122) || code === 39) {
+      if (start < 0) {
+        start = i;
+        hash = 0x811c9dc5;
+      }
+      hash = Math.imul(hash ^ code, 0x01000193);
+      continue;
+    }
+    if (start < 0) continue;
+    words++;
+    const length = i - start;
+    if (length >= 2 && length <= LONGEST_FUNCTION_WORD) {
+      const entries = asciiWordsByHash.get(hash);
+      if (entries !== undefined) {
+        for (const { word, languages } of entries) {
+          if (word.length !== length || !sameLowercase(text, start, word)) continue;
+          for (let j = 0; j < languages.length; j++) hits[languages[j]!]!++;
+          break;
+        }
+      }
+    }
+    start = -1;
+  }
+  return words;
+}
+
+/** Whether `text` from `start` on, lowercased, begins with the lowercase ASCII `word`. */
+function sameLowercase(text: string, start: number, word: string): boolean {
+  for (let k = 0; k < word.length; k++) {
+    let code = text.charCodeAt(start + k);
+    if (code >= 65 && code <= 90) code += 32;
+    if (code !== word.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
 export function languageSupport(text: string): LanguageSupport {
   // Scripts: a text mostly in a script the models never saw is outside, whatever its words.
   let latin = 0;
   let other = 0;
+  let ascii = true;
   const otherScripts = new Map<string, number>();
   for (let i = 0; i < text.length; i++) {
-    const script = scriptOf(text.charCodeAt(i));
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) ascii = false;
+    const script = scriptOf(code);
     if (script === null) continue;
     if (script === 'latin') latin++;
     else {
@@ -101,24 +196,17 @@ export function languageSupport(text: string): LanguageSupport {
     return { status: 'outside', language: best };
   }
   // Function words: outside when another language's clearly outnumber every supported language's.
-  const hits = new Map<string, number>();
-  let words = 0;
-  for (const match of text.toLowerCase().matchAll(WORD)) {
-    words++;
-    // One-letter words ("a", "e", "i", "o", "y", "w") are function words of many languages at once.
-    if (match[0].length < 2) continue;
-    const languages = wordsOf.get(match[0]);
-    if (languages) for (const language of languages) hits.set(language, (hits.get(language) ?? 0) + 1);
-  }
+  hits.fill(0);
+  const words = ascii ? countAsciiFunctionWords(text) : countFunctionWords(text);
   let bestSupported = 0;
   let bestSupportedLanguage: string | null = null;
   let bestOther = 0;
   let bestOtherLanguage: string | null = null;
-  for (const language of LANGUAGE_ORDER) {
-    const count = hits.get(language) ?? 0;
-    if (SUPPORTED.has(language)) {
-      if (count > bestSupported) [bestSupported, bestSupportedLanguage] = [count, language];
-    } else if (count > bestOther) [bestOther, bestOtherLanguage] = [count, language];
+  for (let position = 0; position < LANGUAGE_ORDER.length; position++) {
+    const count = hits[position]!;
+    if (IS_SUPPORTED[position]) {
+      if (count > bestSupported) [bestSupported, bestSupportedLanguage] = [count, LANGUAGE_ORDER[position]!];
+    } else if (count > bestOther) [bestOther, bestOtherLanguage] = [count, LANGUAGE_ORDER[position]!];
   }
   if (words >= 4 && bestOther >= 2 && bestOther >= 2 * bestSupported + 1) return { status: 'outside', language: bestOtherLanguage };
   return { status: 'supported', language: bestSupportedLanguage };

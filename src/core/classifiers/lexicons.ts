@@ -342,8 +342,8 @@ export function lexiconMatches(tokens: readonly string[]): LexiconMatch[] {
  * depends only on its own tokens, so a window of a long text takes its hits from the whole text's
  * matches instead of looking every phrase up again: the same hits, added in the same order.
  */
-export function lexiconHitsWithin(matches: readonly LexiconMatch[], from: number, to: number): LexiconHits {
-  const scores = new Float32Array(LEXICON_FEATURES.length);
+/** `scores`, when given, is a zeroed array of LEXICON_FEATURES.length to fill (the featurizer hands out views of its slab). */
+export function lexiconHitsWithin(matches: readonly LexiconMatch[], from: number, to: number, scores: Float32Array = new Float32Array(LEXICON_FEATURES.length)): LexiconHits {
   const byCategory = new Map<number, string[]>();
   let maxProfanitySeverity = 0;
   // Matches are ordered by start: skip to the first one at `from` or later.

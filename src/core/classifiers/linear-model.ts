@@ -88,7 +88,7 @@ export class ModelTable {
   }
 
   /** The margins of the slots 4 block to 4 block + 3 for `features`, into `out` at those slots. */
-  block(features: TextFeatures, block: number, out: Float64Array): void {
+  block(features: TextFeatures, block: number, out: Float64Array | number[]): void {
     const { indices, values, length } = features;
     const { codes, levels } = this;
     const first = block * 4;

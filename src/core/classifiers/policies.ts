@@ -4,9 +4,9 @@
  * both. Severity weights are documented in docs/severity.md.
  */
 import type { FieldResult, Policy, PolicyContext, PolicySettings } from '../policy.ts';
-import { featuresOf, type TextFeatures } from './features.ts';
+import { featuresOf, type ScoringMemo, type TextFeatures } from './features.ts';
 import { lexiconIndex } from './lexicons.ts';
-import { loadModels, model, modelTable, slotOf, type ModelName } from './models.ts';
+import { loadModels, model, MODEL_NAMES, modelTable, slotOf, type ModelName } from './models.ts';
 
 // Six decimals: coarser rounding ties many low scores at 0 and destroys the ranking.
 const round = (value: number): number => Math.round(Math.min(1, Math.max(0, value)) * 1e6) / 1e6;
@@ -23,47 +23,68 @@ const WINDOWED: ReadonlySet<ModelName> = new Set(['toxicity', 'toxicity_severe',
 /** Of those, the ones that score texts of 32+ tokens per sentence group (features.ts), chosen on training/dev.ts passages (sexual and toxicity were worse there). */
 const SENTENCE_SCORED: ReadonlySet<ModelName> = new Set(['violence', 'self_harm', 'hate']);
 
-// Several policies ask the same model about the same text (toxicity_severe asks toxicity and hate):
-// each model's answer is kept beside the memoized features.
-const modelScores = new WeakMap<TextFeatures, Map<ModelName, number | null>>();
+/** Which parts of a text a model scores: the whole text, its worst window, or its worst sentence group (else window). */
+type Parts = 'whole' | 'windows' | 'sentences';
 
-/** The probability a policy reads from model `name` for `features` (whole text, worst window or worst sentence group, by model). */
+/** Per slot of the model table: how its model scores a text; null when its file is missing (lexicon fallback). */
+let partsBySlot: Array<Parts | null> | null = null;
+
+function partsOfSlot(slot: number): Parts | null {
+  if (!partsBySlot) {
+    partsBySlot = [];
+    for (const name of MODEL_NAMES) {
+      partsBySlot[slotOf(name)] = !model(name) ? null : SENTENCE_SCORED.has(name) ? 'sentences' : WINDOWED.has(name) ? 'windows' : 'whole';
+    }
+  }
+  return partsBySlot[slot] ?? null;
+}
+
+function scoringOf(features: TextFeatures): ScoringMemo {
+  return (features.scoring ??= {
+    margins: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    marginBlocks: 0,
+    probabilities: [null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null],
+    known: 0,
+  });
+}
+
+/**
+ * The probability a policy reads from model `name` for `features` (whole text, worst window or worst sentence group,
+ * by model), kept with the features: several policies ask the same model about the same text (toxicity_severe asks
+ * toxicity and hate).
+ */
 export function modelProbability(name: ModelName, features: TextFeatures): number | null {
-  let scores = modelScores.get(features);
-  if (!scores) modelScores.set(features, (scores = new Map()));
-  const known = scores.get(name);
-  if (known !== undefined) return known;
+  const slot = slotOf(name);
+  const scoring = scoringOf(features);
+  if ((scoring.known & (1 << slot)) !== 0) return scoring.probabilities[slot]!;
   // What LinearModel's maxSentenceProbability, maxWindowProbability and probability compute, from the margins
   // of the side-by-side table (the same sums in the same order, so the same bits).
   let probability: number | null = null;
-  if (model(name)) {
-    const slot = slotOf(name);
-    const sentences = SENTENCE_SCORED.has(name);
+  const scoredParts = partsOfSlot(slot);
+  if (scoredParts !== null) {
     const parts =
-      sentences && features.sentenceGroups.length > 0 ? features.sentenceGroups : (sentences || WINDOWED.has(name)) && features.chunks.length > 0 ? features.chunks : null;
+      scoredParts === 'sentences' && features.sentenceGroups.length > 0 ? features.sentenceGroups : scoredParts !== 'whole' && features.chunks.length > 0 ? features.chunks : null;
     if (!parts) probability = 1 / (1 + Math.exp(-marginOf(features, slot)));
     else {
       let best = -Infinity;
-      for (const part of parts) best = Math.max(best, marginOf(part, slot));
+      for (let i = 0; i < parts.length; i++) best = Math.max(best, marginOf(parts[i]!, slot));
       probability = 1 / (1 + Math.exp(-best));
     }
   }
-  scores.set(name, probability);
+  scoring.probabilities[slot] = probability;
+  scoring.known |= 1 << slot;
   return probability;
 }
 
-/** Per text, window or sentence group: the margins of the table's slots, computed a block of four at a time when first asked. */
-const margins = new WeakMap<TextFeatures, { values: Float64Array; blocks: number }>();
-
+/** The margin of the table's slot for a text, window or sentence group; its block of four is computed when first asked. */
 function marginOf(part: TextFeatures, slot: number): number {
-  let known = margins.get(part);
-  if (!known) margins.set(part, (known = { values: new Float64Array(16), blocks: 0 }));
+  const scoring = scoringOf(part);
   const block = slot >> 2;
-  if ((known.blocks & (1 << block)) === 0) {
-    modelTable().block(part, block, known.values);
-    known.blocks |= 1 << block;
+  if ((scoring.marginBlocks & (1 << block)) === 0) {
+    modelTable().block(part, block, scoring.margins);
+    scoring.marginBlocks |= 1 << block;
   }
-  return known.values[slot]!;
+  return scoring.margins[slot]!;
 }
 
 type Scorer = (features: TextFeatures, text: string) => FieldResult;
