@@ -5,6 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { cpuUsage, memoryUsage } from 'node:process';
+import { distinctBenchMessage } from './message.ts';
 
 const loadStart = performance.now();
 const rssBefore = memoryUsage().rss;
@@ -39,23 +40,17 @@ const cpu = cpuUsage(cpuStart);
 
 // The default channel's eight classifiers on the message `npm run bench` sends in its distinct-message run (a new
 // request number at its end each time), with one analyses map per message as the pipeline shares it.
-const BENCH_MESSAGE =
-  'Hey everyone! Just finished setting up the new community garden behind the library. We planted tomatoes, basil, ' +
-  'and a few rows of sunflowers. If anyone wants to help water on weekends, send me a message. Bring gloves and a hat, ' +
-  'it gets sunny in the afternoon. Thanks to all donors';
 const DEFAULT_CLASSIFIERS = ['toxicity', 'toxicity_severe', 'hate', 'sexual', 'violence', 'self_harm', 'profanity', 'spam'];
 const defaultPolicies = classifierPolicies.filter((policy) => DEFAULT_CLASSIFIERS.includes(policy.id));
-const benchMessage = (i: number): string => `${BENCH_MESSAGE.slice(0, 270)}donor ${String(i % 10_000).padStart(4, '0')}`;
-if (benchMessage(0).length !== 280) throw new Error('the distinct bench message must be 280 characters');
 function scoreDefault(text: string): number {
   const analyses = new Map<string, unknown>();
   let sum = 0;
   for (const policy of defaultPolicies) sum += (policy.evaluate(text, { id: policy.id, flag: true }, { fieldKey: null, original: text, analyses }) as { probability: number }).probability;
   return sum;
 }
-for (let i = 0; i < 2000; i++) sink += scoreDefault(benchMessage(i));
+for (let i = 0; i < 2000; i++) sink += scoreDefault(distinctBenchMessage(i));
 const defaultStart = cpuUsage();
-for (let i = 0; i < 5_000; i++) sink += scoreDefault(benchMessage(2_000 + i));
+for (let i = 0; i < 5_000; i++) sink += scoreDefault(distinctBenchMessage(2_000 + i));
 const defaultUsed = cpuUsage(defaultStart);
 const defaultCpu = (defaultUsed.user + defaultUsed.system) / 1000 / 5_000;
 

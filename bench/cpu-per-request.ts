@@ -12,12 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
+import { distinctBenchMessage } from './message.ts';
 
-const MESSAGE =
-  'Hey everyone! Just finished setting up the new community garden behind the library. We planted tomatoes, basil, ' +
-  'and a few rows of sunflowers. If anyone wants to help water on weekends, send me a message. Bring gloves and a hat, ' +
-  'it gets sunny in the afternoon. Thanks to all donors';
-const distinct = (i: number): string => `${MESSAGE.slice(0, 270)}donor ${String(i % 10_000).padStart(4, '0')}`;
 const DURATION = Number(process.env.DURATION ?? 6);
 const key = `bench_${randomBytes(16).toString('hex')}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'om-cpu-'));
@@ -61,7 +57,7 @@ const load = (first: number, duration: number) => {
     connections: 50,
     duration,
     headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ content: { type: 'text', text: distinct(i++) }, doNotStore: true }) }) }],
+    requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ content: { type: 'text', text: distinctBenchMessage(i++) }, doNotStore: true }) }) }],
   });
 };
 

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { BENCH_MESSAGE, distinctBenchMessage } from './message.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 /** Request numbers of the warm-ups start here: their contentIds and authors are not the measured run's. */
@@ -21,17 +22,6 @@ const WARM_UP_BASE = 1_000_000_000;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ONLY = process.env.BENCH_ONLY ?? '';
 const selected = (name: string): boolean => name.includes(ONLY);
-const MESSAGE =
-  'Hey everyone! Just finished setting up the new community garden behind the library. We planted tomatoes, basil, ' +
-  'and a few rows of sunflowers. If anyone wants to help water on weekends, send me a message. Bring gloves and a hat, ' +
-  'it gets sunny in the afternoon. Thanks to all donors';
-if (MESSAGE.length !== 280) throw new Error(`bench message must be 280 characters, is ${MESSAGE.length}`);
-/**
- * The message with its last two words replaced by a request number: still 280 characters, and
- * never one of the last few texts (the classifiers remember four).
- */
-const distinct = (i: number): string => `${MESSAGE.slice(0, 270)}donor ${String(i % 10_000).padStart(4, '0')}`;
-if (distinct(0).length !== 280) throw new Error('distinct bench messages must be 280 characters');
 
 interface Row {
   name: string;
@@ -113,14 +103,14 @@ async function benchService(label: string, env: Record<string, string>, key: str
     // driven exactly as the echo is. Without a contentId every stored request is a new item under
     // an id the service generates.
     const scenarios: Array<[string, Body]> = [
-      [`${label}: /v1/moderate doNotStore`, JSON.stringify({ content: { type: 'text', text: MESSAGE }, doNotStore: true })],
-      [`${label}: /v1/moderate storing`, JSON.stringify({ content: { type: 'text', text: MESSAGE } })],
-      [`${label}: storing, a new contentId each request`, (i) => JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-${i}` })],
-      [`${label}: storing, with authorId (500 authors)`, (i) => JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-a${i}`, authorId: `author-${i >= WARM_UP_BASE ? 'w' : ''}${i % 500}` })],
+      [`${label}: /v1/moderate doNotStore`, JSON.stringify({ content: { type: 'text', text: BENCH_MESSAGE }, doNotStore: true })],
+      [`${label}: /v1/moderate storing`, JSON.stringify({ content: { type: 'text', text: BENCH_MESSAGE } })],
+      [`${label}: storing, a new contentId each request`, (i) => JSON.stringify({ content: { type: 'text', text: BENCH_MESSAGE }, contentId: `${run}-${i}` })],
+      [`${label}: storing, with authorId (500 authors)`, (i) => JSON.stringify({ content: { type: 'text', text: BENCH_MESSAGE }, contentId: `${run}-a${i}`, authorId: `author-${i >= WARM_UP_BASE ? 'w' : ''}${i % 500}` })],
       // Not one of the issue's runs: the classifiers memoize the features of the last few texts
       // (every policy of a request reads the same field), so the runs above, which repeat one
       // message, never pay for feature extraction. This one does, as real traffic would.
-      [`${label}: doNotStore, a new message each request`, (i) => JSON.stringify({ content: { type: 'text', text: distinct(i) }, doNotStore: true })],
+      [`${label}: doNotStore, a new message each request`, (i) => JSON.stringify({ content: { type: 'text', text: distinctBenchMessage(i) }, doNotStore: true })],
     ];
     for (const [name, body] of scenarios) {
       if (!selected(name)) continue;
@@ -130,8 +120,8 @@ async function benchService(label: string, env: Record<string, string>, key: str
     }
     // Issue #32's poison pill: the storing run with a new contentId each request, again, while two more clients send
     // a body the store could not hold (a fractional timestamp, once a 500 that failed its whole batch).
-    const storing = (i: number) => JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-p${i}` });
-    const poisonBody = JSON.stringify({ content: { type: 'text', text: MESSAGE }, contentId: `${run}-poison`, timestamp: 1.5 });
+    const storing = (i: number) => JSON.stringify({ content: { type: 'text', text: BENCH_MESSAGE }, contentId: `${run}-p${i}` });
+    const poisonBody = JSON.stringify({ content: { type: 'text', text: BENCH_MESSAGE }, contentId: `${run}-poison`, timestamp: 1.5 });
     if (selected(`${label}: storing beside 2 poison clients`)) await compared(
       measureEcho,
       async () => {
@@ -151,7 +141,7 @@ async function benchService(label: string, env: Record<string, string>, key: str
 
 const rows: Row[] = [];
 const echoServer = await start('bench/echo-server.ts', { PORT: '0' });
-const echoBody = JSON.stringify({ content: { type: 'text', text: MESSAGE } });
+const echoBody = JSON.stringify({ content: { type: 'text', text: BENCH_MESSAGE } });
 const measureEcho = async (): Promise<Row> => {
   const row = await load('echo (bare Fastify)', `${echoServer.url}/echo`, () => echoBody);
   rows.push(row);

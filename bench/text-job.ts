@@ -13,25 +13,21 @@ import { languageSupport } from '../src/core/classifiers/language-support.ts';
 import { defaultChannelPolicies } from '../src/policies/registry.ts';
 import { analyseTexts, type TextJob } from '../src/pipeline/text-analysis.ts';
 import { packTextAnalysis, unpackTextAnalysis } from '../src/pipeline/text-answer.ts';
+import { distinctBenchMessage } from './message.ts';
 
-const MESSAGE =
-  'Hey everyone! Just finished setting up the new community garden behind the library. We planted tomatoes, basil, ' +
-  'and a few rows of sunflowers. If anyone wants to help water on weekends, send me a message. Bring gloves and a hat, ' +
-  'it gets sunny in the afternoon. Thanks to all donors';
-const distinct = (i: number): string => `${MESSAGE.slice(0, 270)}donor ${String(i % 10_000).padStart(4, '0')}`;
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const ITERATIONS = Number(process.env.ITERATIONS ?? 4_000);
 
 loadModels();
 const settings = defaultChannelPolicies();
-const job = (i: number): TextJob => ({ fields: [{ key: null, text: distinct(i) }], normalize: true, settings, insights: [] });
+const job = (i: number): TextJob => ({ fields: [{ key: null, text: distinctBenchMessage(i) }], normalize: true, settings, insights: [] });
 
 let next = 0;
 let sink = 0;
 const parts: Record<string, (i: number) => void> = {
   'text job (worker)': (i) => void (sink += analyseTexts(job(i)).outcomes.length),
-  'computeFeatures': (i) => void (sink += computeFeatures(distinct(i)).length),
-  'languageSupport (main)': (i) => void (sink += languageSupport(distinct(i)).status.length),
+  'computeFeatures': (i) => void (sink += computeFeatures(distinctBenchMessage(i)).length),
+  'languageSupport (main)': (i) => void (sink += languageSupport(distinctBenchMessage(i)).status.length),
   // The worker's answer packed, posted, received and unpacked (both threads' share, here on one).
   'answer message (both ends)': (() => {
     const sent = job(0);

@@ -39,7 +39,7 @@ const ALL_LABEL_KEYS = 0b111;
  * Which of `order`'s keys a plain object has, one bit each, when its own enumerable keys are
  * a subsequence of `order` (for...in gives insertion order for string keys); -1 otherwise.
  */
-function keyMask(value: object, order: readonly string[]): number {
+export function keyMask(value: object, order: readonly string[]): number {
   if (Object.getPrototypeOf(value) !== Object.prototype) return -1;
   let k = 0;
   let mask = 0;

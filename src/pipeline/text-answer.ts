@@ -10,6 +10,7 @@
 import type { FieldResult } from '../core/policy.ts';
 import { UNICODE_SIGNALS, type UnicodeAnalysis } from '../core/unicode/types.ts';
 import type { TextAnalysis, TextJob } from './text-analysis.ts';
+import { keyMask } from './response-json.ts';
 
 /** A result's keys, in the only order packed results may have them. */
 const RESULT_KEYS = ['probability', 'flagged', 'labels', 'matches', 'data'] as const;
@@ -41,16 +42,8 @@ export interface PackedTextAnalysis {
 
 /** Which of RESULT_KEYS a plain object has, one bit each, when its keys are a subsequence of them with `probability` first; -1 otherwise. */
 function resultKeys(result: object): number {
-  if (Object.getPrototypeOf(result) !== Object.prototype) return -1;
-  let k = 0;
-  let mask = 0;
-  for (const key in result) {
-    if (!Object.hasOwn(result, key)) return -1;
-    while (k < RESULT_KEYS.length && RESULT_KEYS[k] !== key) k++;
-    if (k === RESULT_KEYS.length) return -1;
-    mask |= 1 << k++;
-  }
-  return (mask & 1) === 1 ? mask : -1;
+  const mask = keyMask(result, RESULT_KEYS);
+  return mask > 0 && (mask & 1) === 1 ? mask : -1;
 }
 
 /** A label `{id, probability}` or `{id, probability, flagged}` (plain, in that order, of those types). */
