@@ -1,0 +1,43 @@
+/**
+ * Profanity on the realistic corpus, per language and split: harmful caught and benign left alone, and the missed
+ * messages of one split, to choose terms for training/wordlists/own-profanity.tsv (issue #27). Corpus only: no
+ * evaluation set is read.
+ *   npx tsx training/profanity-misses.ts [--split train|dev] [--lang fr] [--show missed|flagged] [--limit 200]
+ */
+import { parseArgs } from 'node:util';
+import { loadModels } from '../src/core/classifiers/index.ts';
+import { corpus, CORPUS_LANGUAGES } from './corpus.ts';
+import { apiVerdict } from '../scripts/eval-realistic.ts';
+
+const { values } = parseArgs({ options: { split: { type: 'string', default: 'train' }, lang: { type: 'string' }, show: { type: 'string' }, limit: { type: 'string', default: '200' } } });
+loadModels();
+const load = corpus();
+const rows: string[] = [];
+const tally = new Map<string, { harmful: number; caught: number; benign: number; leftAlone: number }>();
+for (const message of load.messages) {
+  const harmful = message.labels.includes('profanity');
+  const { flagged } = apiVerdict('profanity', message.text);
+  const key = `${message.lang}\t${message.split}`;
+  const t = tally.get(key) ?? { harmful: 0, caught: 0, benign: 0, leftAlone: 0 };
+  tally.set(key, t);
+  if (harmful) {
+    t.harmful++;
+    if (flagged) t.caught++;
+  } else {
+    t.benign++;
+    if (!flagged) t.leftAlone++;
+  }
+  if (message.split !== values.split || (values.lang && message.lang !== values.lang)) continue;
+  if (values.show === 'missed' && harmful && !flagged) rows.push(`${message.lang}\t${message.text.replace(/\s+/g, ' ')}`);
+  if (values.show === 'flagged' && !harmful && flagged) rows.push(`${message.lang}\t${message.text.replace(/\s+/g, ' ')}`);
+}
+for (const lang of CORPUS_LANGUAGES) {
+  for (const split of ['train', 'dev']) {
+    const t = tally.get(`${lang}\t${split}`);
+    if (!t) continue;
+    const pct = (a: number, b: number) => (b ? ((100 * a) / b).toFixed(1) : '-');
+    console.log(`${lang} ${split}: caught ${t.caught}/${t.harmful} (${pct(t.caught, t.harmful)} %), left alone ${t.leftAlone}/${t.benign} (${pct(t.leftAlone, t.benign)} %)`);
+  }
+}
+for (const row of rows.slice(0, Number(values.limit))) console.log(row);
+if (rows.length > Number(values.limit)) console.log(`… ${rows.length - Number(values.limit)} more`);
