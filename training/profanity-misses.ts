@@ -2,15 +2,31 @@
  * Profanity on the realistic corpus, per language and split: harmful caught and benign left alone, and the missed
  * messages of one split, to choose terms for training/wordlists/own-profanity.tsv (issue #27). Corpus only: no
  * evaluation set is read.
- *   npx tsx training/profanity-misses.ts [--split train|dev] [--lang fr] [--show missed|flagged] [--limit 200]
+ * The term list is rebuilt from the wordlist files in-process (buildProfanityTerms, as trainAll does), so edits to
+ * own-profanity.tsv take effect without training; --shipped scores with models/profanity-terms.json instead. --udhr
+ * also counts the UDHR paragraphs of en, es, pt, fr and de the policy flags (they hold no swearing: all false flags).
+ *   npx tsx training/profanity-misses.ts [--split train|dev] [--lang fr] [--show missed|flagged] [--limit 200] [--shipped] [--udhr]
  */
 import { parseArgs } from 'node:util';
 import { loadModels } from '../src/core/classifiers/index.ts';
 import { corpus, CORPUS_LANGUAGES } from './corpus.ts';
 import { apiVerdict } from '../scripts/eval-realistic.ts';
+import { setProfanityTerms } from '../src/core/classifiers/lexicons.ts';
+import { buildProfanityTerms } from './wordlists.ts';
+import { udhrParagraphs } from './dev-languages.ts';
 
-const { values } = parseArgs({ options: { split: { type: 'string', default: 'train' }, lang: { type: 'string' }, show: { type: 'string' }, limit: { type: 'string', default: '200' } } });
+const { values } = parseArgs({
+  options: {
+    split: { type: 'string', default: 'train' },
+    lang: { type: 'string' },
+    show: { type: 'string' },
+    limit: { type: 'string', default: '200' },
+    shipped: { type: 'boolean', default: false },
+    udhr: { type: 'boolean', default: false },
+  },
+});
 loadModels();
+if (!values.shipped) setProfanityTerms(buildProfanityTerms());
 const load = corpus();
 const rows: string[] = [];
 const tally = new Map<string, { harmful: number; caught: number; benign: number; leftAlone: number }>();
@@ -41,3 +57,16 @@ for (const lang of CORPUS_LANGUAGES) {
 }
 for (const row of rows.slice(0, Number(values.limit))) console.log(row);
 if (rows.length > Number(values.limit)) console.log(`… ${rows.length - Number(values.limit)} more`);
+if (values.udhr) {
+  const paragraphs = await udhrParagraphs();
+  const line: string[] = [];
+  const flaggedParagraphs: string[] = [];
+  for (const code of ['en', 'es', 'pt', 'fr', 'de']) {
+    const items = paragraphs.get(code) ?? [];
+    const flagged = items.filter((p) => apiVerdict('profanity', p).flagged);
+    line.push(`${code} ${flagged.length}/${items.length}`);
+    for (const p of flagged) flaggedParagraphs.push(`${code}\t${p.replace(/\s+/g, ' ').slice(0, 200)}`);
+  }
+  console.log(`UDHR paragraphs flagged: ${line.join(', ')}`);
+  for (const p of flaggedParagraphs) console.log(p);
+}

@@ -16,7 +16,7 @@ import { corpus, corpus as loadedCorpus, describeCorpus, type CorpusMessage, typ
 import { convAbuse, cssrsReddit, edos, implicitHate, onlineMisogyny, type PublicExample } from './public-sets.ts';
 import { trainLogistic, mulberry32, type TrainingExample } from './logistic.ts';
 import { expandIdentityTemplates } from './identity.ts';
-import { droppedProfanity, multilingualProfanity, ownProfanity } from './wordlists.ts';
+import { buildProfanityTerms } from './wordlists.ts';
 import { obfuscate } from './obfuscate.ts';
 
 /**
@@ -598,14 +598,7 @@ export interface TrainResult {
 export function trainAll(outputDir: string, only?: Set<string>, log: (line: string) => void = console.log): TrainResult {
   mkdirSync(outputDir, { recursive: true });
   setContextFeatures(ISSUE27);
-  // Issue #27: the reviewed es/pt/fr/de terms after the English ones; an English term keeps its own entry.
-  const dropped = ISSUE27 ? droppedProfanity() : new Set<string>();
-  const english = surgeProfanity().filter((t) => t.term.length > 1 && !dropped.has(t.term));
-  const englishTerms = new Set(english.map((t) => t.term));
-  // Then the project's own additions, each only where neither list has the term.
-  const listed = new Set(englishTerms);
-  const added = ISSUE27 ? [...multilingualProfanity(), ...ownProfanity()].filter((t) => !dropped.has(t.term)) : [];
-  const profanity = [...english, ...added.filter((t) => !listed.has(t.term) && (listed.add(t.term), true))].sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+  const profanity = buildProfanityTerms(ISSUE27);
   setProfanityTerms(profanity);
   writeFileSync(resolve(outputDir, PROFANITY_TERMS_FILE), `${JSON.stringify(profanity)}\n`);
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REPO_ROOT } from '../src/core/classifiers/paths.ts';
-import { DATASETS_DIR, type SurgeTerm } from './datasets.ts';
+import { DATASETS_DIR, surgeProfanity, type SurgeTerm } from './datasets.ts';
 
 export const MULTILINGUAL_PROFANITY_LANGUAGES = ['es', 'pt', 'fr', 'de'] as const;
 
@@ -85,4 +85,19 @@ export function droppedProfanity(): Set<string> {
     if (!line.startsWith('#') && term && decision === 'drop') out.add(foldTerm(term));
   }
   return out;
+}
+
+/**
+ * The profanity term list trainAll writes to models/profanity-terms.json: the Surge (English) terms, then (issue #27)
+ * the reviewed es/pt/fr/de terms and the project's own additions, each only where an earlier list lacks the term;
+ * the dropped terms left out; sorted. `issue27` false gives the recipe before issue #27 (English only).
+ */
+export function buildProfanityTerms(issue27 = true): SurgeTerm[] {
+  // Issue #27: the reviewed es/pt/fr/de terms after the English ones; an English term keeps its own entry.
+  const dropped = issue27 ? droppedProfanity() : new Set<string>();
+  const english = surgeProfanity().filter((t) => t.term.length > 1 && !dropped.has(t.term));
+  // Then the project's own additions, each only where neither list has the term.
+  const listed = new Set(english.map((t) => t.term));
+  const added = issue27 ? [...multilingualProfanity(), ...ownProfanity()].filter((t) => !dropped.has(t.term)) : [];
+  return [...english, ...added.filter((t) => !listed.has(t.term) && (listed.add(t.term), true))].sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
 }
