@@ -66,6 +66,17 @@ export function nearCopyKey(text: string): string {
     .trim();
 }
 
+/**
+ * The key a message is known by in the corpus: its near-copy key, or for a message of symbols only (".", ":)", "<3",
+ * which people do send and the models must learn to leave alone) its symbols with spaces collapsed.
+ */
+export function corpusKey(text: string): string {
+  const key = nearCopyKey(text);
+  if (key !== '') return key;
+  const symbols = text.normalize('NFKC').replace(/\s+/g, ' ').trim();
+  return symbols === '' ? '' : `symbols ${symbols}`;
+}
+
 const wordsOf = (text: string) => new Set(nearCopyKey(text).split(' ').filter((word) => word.length > 1));
 
 /** Shared words over all words of the two messages (Jaccard). */
@@ -84,7 +95,7 @@ export const RESEMBLANCE = 0.6;
  * common message ("see you tomorrow!") can be written twice; training on it would score the sealed set on seen text.
  */
 export function resemblingLines(texts: readonly string[], reference: readonly string[]): Set<number> {
-  const referenceKeys = new Set(reference.map(nearCopyKey));
+  const referenceKeys = new Set(reference.map(corpusKey));
   const referenceWords = reference.map(wordsOf).filter((words) => words.size >= 4);
   const byWord = new Map<string, number[]>();
   referenceWords.forEach((words, index) => {
@@ -96,7 +107,7 @@ export function resemblingLines(texts: readonly string[], reference: readonly st
   });
   const found = new Set<number>();
   texts.forEach((text, index) => {
-    if (referenceKeys.has(nearCopyKey(text))) {
+    if (referenceKeys.has(corpusKey(text))) {
       found.add(index);
       return;
     }
@@ -226,9 +237,9 @@ export function loadCorpus(directory: string = CORPUS_DIR, snapshot: CorpusSnaps
         reject(outcome.reason);
         return;
       }
-      const key = nearCopyKey(outcome.message.text);
+      const key = corpusKey(outcome.message.text);
       if (key === '') {
-        reject('no letters');
+        reject('empty');
         return;
       }
       const kept = seen.get(key);

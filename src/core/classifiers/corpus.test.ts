@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { corpusSplitOf, loadCorpus, nearCopyKey, resemblingLines } from '../../../training/corpus.ts';
+import { corpusKey, corpusSplitOf, loadCorpus, nearCopyKey, resemblingLines } from '../../../training/corpus.ts';
 import { pythonStringList } from '../../../training/public-sets.ts';
 
 const line = (fields: Record<string, unknown>) => JSON.stringify({ lang: 'en', platform: 'chat', kind: 'harmful', topic: 't', labels: ['violence'], ...fields });
@@ -12,6 +12,15 @@ test('near-copies differ only in case, spacing, punctuation or digits', () => {
   assert.equal(nearCopyKey("You're  DEAD!!! 2nite"), nearCopyKey('youre dead nite'));
   assert.notEqual(nearCopyKey('you are dead'), nearCopyKey('you are fed'));
   assert.equal(corpusSplitOf(nearCopyKey('Same text.')), corpusSplitOf(nearCopyKey('same TEXT')));
+});
+
+test('a message of symbols only is known by its symbols, not dropped as empty', () => {
+  assert.equal(nearCopyKey(':)'), '');
+  assert.equal(corpusKey(' :) '), corpusKey(':)'));
+  assert.notEqual(corpusKey(':)'), corpusKey(':('));
+  assert.notEqual(corpusKey('.'), '');
+  assert.equal(corpusKey('   '), '');
+  assert.equal(corpusKey('See you!'), nearCopyKey('see you'));
 });
 
 test('the corpus loader skips and counts bad lines, drops near-copies and splits by hash', () => {
@@ -55,7 +64,7 @@ test('the corpus loader skips and counts bad lines, drops near-copies and splits
     assert.equal(severe?.file, join('writer-a', 'a.jsonl'));
     const dev = load.messages.filter((m) => m.split === 'dev').length;
     assert.ok(dev > 0 && dev < load.messages.length, `dev ${dev} of ${load.messages.length}`);
-    for (const message of load.messages) assert.equal(message.split, corpusSplitOf(nearCopyKey(message.text)));
+    for (const message of load.messages) assert.equal(message.split, corpusSplitOf(corpusKey(message.text)));
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
