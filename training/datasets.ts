@@ -189,7 +189,7 @@ export function ownSentences(name: string, part: OwnPart = defaultOwnPart(), unt
  * A file of training/probes/, never trained on: everyday.txt (everyday messages, for counting false flags; round 7),
  * sexual_identity.txt (sexual texts that name a group: hate false flags and sexual recall; round 13).
  */
-export function probeLines(name: 'everyday' | 'sexual_identity'): string[] {
+export function probeLines(name: 'everyday' | 'sexual_identity' | 'short'): string[] {
   return readFileSync(resolve(REPO_ROOT, `training/probes/${name}.txt`), 'utf8')
     .split('\n')
     .filter((line) => line.trim() && !line.startsWith('#'));
