@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { corpusKey, corpusSplitOf, loadCorpus, nearCopyKey, resemblingLines } from '../../../training/corpus.ts';
+import { corpusKey, corpusSplitOf, loadCorpus, nearCopyKey, readSnapshot, resemblingLines } from '../../../training/corpus.ts';
+import { probeLines } from '../../../training/datasets.ts';
 import { pythonStringList } from '../../../training/public-sets.ts';
 
 const line = (fields: Record<string, unknown>) => JSON.stringify({ lang: 'en', platform: 'chat', kind: 'harmful', topic: 't', labels: ['violence'], ...fields });
@@ -97,4 +98,11 @@ test('the loader leaves out lines resembling the texts it is given and counts th
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
+});
+
+test('no short-message probe line is a training corpus line (same corpus key)', () => {
+  const keys = new Set(loadCorpus(undefined, readSnapshot()).messages.map((m) => corpusKey(m.text)));
+  const probe = probeLines('short');
+  assert.ok(probe.length >= 60);
+  assert.deepEqual(probe.filter((line) => keys.has(corpusKey(line))), []);
 });
