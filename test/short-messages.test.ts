@@ -1,0 +1,35 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startTestServer, type TestServer } from './helpers.ts';
+
+// Lone symbols, emoji and one-word replies that no training line shares (training/probes/short.txt). Before round 6 of
+// issue #27 the default channel flagged 11 of the 70 ("🙂👍" as severe toxicity and violence, "ta" as toxicity); round
+// 6's models flag 4 (a slight smile beside another emoji, which threats in the corpus end with, and "ta"). The bound
+// keeps that from growing back.
+const MOST_FLAGGED = 4;
+const probe = readFileSync(new URL('../training/probes/short.txt', import.meta.url), 'utf8')
+  .split('\n')
+  .filter((line) => line.trim() && !line.startsWith('#'));
+
+describe('short everyday messages on the default channel', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  test(`at most ${MOST_FLAGGED} are flagged or held for review`, async () => {
+    assert.ok(probe.length >= 60);
+    const flagged: string[] = [];
+    for (const text of probe) {
+      const r = await t.request('POST', '/v1/moderate', { body: { content: { type: 'text', text }, doNotStore: true } });
+      assert.equal(r.status, 200, text);
+      if (r.body.evaluation.flagged || r.body.recommendation.action !== 'allow') {
+        const policies = (r.body.policies as Array<{ id: string; flagged: boolean }>).filter((p) => p.flagged).map((p) => p.id);
+        flagged.push(`${JSON.stringify(text)}: ${policies.join(', ')}`);
+      }
+    }
+    assert.ok(flagged.length <= MOST_FLAGGED, `${flagged.length} flagged:\n${flagged.join('\n')}`);
+  });
+});
