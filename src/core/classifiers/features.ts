@@ -615,12 +615,14 @@ function hashedNgrams(table: TokenTable, from: number, to: number, text: string)
   const { words, pairs, gramStarts, grams } = table;
   const capacity = 6 * (to - from) + (gramStarts[to]! - gramStarts[from]!) + text.length + 2;
   if (capacity > scratch.length) scratch = new Int32Array(capacity * 2);
+  // The module's buffer in a local: read from the module's scope, it was loaded again at every write.
+  const out = scratch;
   let n = 0;
   for (let t = from; t < to; t++) {
-    scratch[n++] = words[t]!;
-    if (t > from) scratch[n++] = pairs[t]!;
+    out[n++] = words[t]!;
+    if (t > from) out[n++] = pairs[t]!;
   }
-  scratch.set(grams.subarray(gramStarts[from]!, gramStarts[to]!), n);
+  out.set(grams.subarray(gramStarts[from]!, gramStarts[to]!), n);
   n += gramStarts[to]! - gramStarts[from]!;
   n = contextFeatures(table, from, to, n);
   // Character 3-grams of the whole text, across spaces and punctuation, digits collapsed to 0
@@ -639,6 +641,7 @@ const isSpace = (c: number): boolean => (c < 128 ? c === 32 || (c >= 9 && c <= 1
  * new count.
  */
 function textTrigrams(text: string, n: number): number {
+  const out = scratch;
   if (shapedBuffer.length < text.length + 2) shapedBuffer = new Uint16Array(2 * text.length + 2);
   const shaped = shapedBuffer;
   let length = 0;
@@ -659,7 +662,7 @@ function textTrigrams(text: string, n: number): number {
     let hash = Math.imul(TEXT_CHAR_SEED ^ shaped[i]!, 0x01000193);
     hash = Math.imul(hash ^ shaped[i + 1]!, 0x01000193);
     hash = Math.imul(hash ^ shaped[i + 2]!, 0x01000193);
-    scratch[n++] = (hash >>> 0) & HASH_MASK;
+    out[n++] = (hash >>> 0) & HASH_MASK;
   }
   return n;
 }
@@ -667,15 +670,16 @@ let shapedBuffer = new Uint16Array(1024);
 
 /** Appends the context features of the tokens `from` to `to` to `scratch` from `n` on; returns the new count. */
 function contextFeatures(table: TokenTable, from: number, to: number, n: number): number {
+  const out = scratch;
   const { skip2, skip3, negated, negator, reportedForm, reportingBefore } = table;
   const reported = REPORTED && (reportingBefore[to]! - reportingBefore[from]! > 0 || (table.quoted && from === 0 && to === skip2.length));
   for (let t = from; t < to; t++) {
     if (SKIPGRAMS) {
-      if (t - 2 >= from) scratch[n++] = skip2[t]!;
-      if (t - 3 >= from) scratch[n++] = skip3[t]!;
+      if (t - 2 >= from) out[n++] = skip2[t]!;
+      if (t - 3 >= from) out[n++] = skip3[t]!;
     }
-    if (NEGATION && negator[t]! >= from) scratch[n++] = negated[t]!;
-    if (reported) scratch[n++] = reportedForm[t]!;
+    if (NEGATION && negator[t]! >= from) out[n++] = negated[t]!;
+    if (reported) out[n++] = reportedForm[t]!;
   }
   return n;
 }
@@ -685,17 +689,18 @@ const INSERTION_MAX_COUNT = 24;
 
 /** `scratch[0..n)` sorted and de-duplicated in place by insertion; returns the count. */
 function sortedUniqueByInsertion(n: number): number {
+  const out = scratch;
   for (let i = 1; i < n; i++) {
-    const value = scratch[i]!;
+    const value = out[i]!;
     let j = i - 1;
-    while (j >= 0 && scratch[j]! > value) {
-      scratch[j + 1] = scratch[j]!;
+    while (j >= 0 && out[j]! > value) {
+      out[j + 1] = out[j]!;
       j--;
     }
-    scratch[j + 1] = value;
+    out[j + 1] = value;
   }
   let unique = 0;
-  for (let i = 0; i < n; i++) if (i === 0 || scratch[i] !== scratch[unique - 1]) scratch[unique++] = scratch[i]!;
+  for (let i = 0; i < n; i++) if (i === 0 || out[i] !== out[unique - 1]) out[unique++] = out[i]!;
   return unique;
 }
 
@@ -711,8 +716,9 @@ const seenWords = new Int32Array(HASH_SIZE >>> 10);
  * featurizing went to its counts and passes) and, for 100,000 characters of prose, than a sort by far.
  */
 function sortedUniqueByBitmap(n: number): number {
+  const out = scratch;
   for (let i = 0; i < n; i++) {
-    const index = scratch[i]!;
+    const index = out[i]!;
     const word = index >>> 5;
     seen[word]! |= 1 << (index & 31);
     seenWords[word >>> 5]! |= 1 << (word & 31);
@@ -731,7 +737,7 @@ function sortedUniqueByBitmap(n: number): number {
       const base = w << 5;
       while (bits !== 0) {
         const lowest = bits & -bits;
-        scratch[unique++] = base + 31 - Math.clz32(lowest);
+        out[unique++] = base + 31 - Math.clz32(lowest);
         bits ^= lowest;
       }
     }
@@ -777,6 +783,9 @@ function embeddingFeatures(table: TokenTable, from: number, to: number, role: Em
     foundBases = new Int32Array(2 * (to - from));
     foundScales = new Float64Array(2 * (to - from));
   }
+  // In locals, as scratch in hashedNgrams.
+  const bases = foundBases;
+  const rowScales = foundScales;
   conceptMax.fill(0);
   let found = 0;
   for (let t = from; t < to; t++) {
@@ -786,8 +795,8 @@ function embeddingFeatures(table: TokenTable, from: number, to: number, role: Em
       const similarity = similarities[row * CONCEPTS.length + c]!;
       if (similarity > conceptMax[c]!) conceptMax[c] = similarity;
     }
-    foundBases[found] = row * dimensions;
-    foundScales[found++] = scales[row]!;
+    bases[found] = row * dimensions;
+    rowScales[found++] = scales[row]!;
   }
   // Dimension by dimension, the tokens' values added in token order from 0 and their maximum from -Infinity:
   // the same sums as token by token, with the running sum and maximum kept in registers.
@@ -802,8 +811,8 @@ function embeddingFeatures(table: TokenTable, from: number, to: number, role: Em
     let max2 = -Infinity;
     let max3 = -Infinity;
     for (let k = 0; k < found; k++) {
-      const base = foundBases[k]! + d;
-      const scale = foundScales[k]!;
+      const base = bases[k]! + d;
+      const scale = rowScales[k]!;
       const v0 = values[base]! * scale;
       const v1 = values[base + 1]! * scale;
       const v2 = values[base + 2]! * scale;
