@@ -5,7 +5,7 @@
  * and the last few texts' features are memoized for callers without that
  * context (the sentiment insight, evaluation and benchmarks).
  */
-import { LEXICON_FEATURES, curatedWords, lexiconHitsWithin, lexiconMatches, type LexiconHits, type LexiconMatch } from './lexicons.ts';
+import { LEXICON_FEATURES, curatedWords, lexiconHitsWithin, lexiconMatches, tokenLexicon, type LexiconHits, type LexiconMatch, type TokenLexicon } from './lexicons.ts';
 import { vectorRow, wordVectors, type WordVectors } from './word-vectors.ts';
 
 /** Hashed n-gram space; structural and lexicon features live above it. */
@@ -389,6 +389,8 @@ interface TokenFacts {
   /** The character 3-, 4- and 5-gram indices of ` ${token} `, sizes in that order (empty for a placeholder). */
   grams: Int32Array;
   row: number;
+  /** The lexicon's answer for the token alone (lexiconMatches looks it up again when the lexicon table changed). */
+  lexicon: TokenLexicon;
 }
 
 /**
@@ -422,6 +424,7 @@ function tokenFacts(token: string, vectors: WordVectors, withVectors: boolean): 
     person: SECOND_PERSON.has(token) ? SECOND_PERSON_TOKEN : FIRST_PERSON.has(token) ? FIRST_PERSON_TOKEN : 0,
     grams,
     row: placeholder || !withVectors ? -1 : vectorRow(vectors, token),
+    lexicon: tokenLexicon(token),
   };
 }
 const NO_GRAMS = new Int32Array(0);
@@ -455,6 +458,7 @@ function tokenTable(tokens: readonly string[], quoted = false): TokenTable {
     tokenCache.clear();
     tokenCacheVectors = vectors;
   }
+  const singles: TokenLexicon[] = new Array(count);
   for (let t = 0; t < count; t++) {
     const token = tokens[t]!;
     let known = tokenCache.get(token);
@@ -462,6 +466,7 @@ function tokenTable(tokens: readonly string[], quoted = false): TokenTable {
       if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.clear();
       tokenCache.set(token, (known = tokenFacts(token, vectors, withVectors)));
     }
+    singles[t] = known.lexicon;
     const h = known.hash;
     words[t] = h & HASH_MASK;
     if (t > 0) pairs[t] = mix(previous, h) & HASH_MASK;
@@ -482,7 +487,7 @@ function tokenTable(tokens: readonly string[], quoted = false): TokenTable {
     g += known.grams.length;
   }
   gramStarts[count] = g;
-  return { matches: lexiconMatches(tokens), words, pairs, gramStarts, grams: grams.subarray(0, g), rows, skip2, skip3, negated, negator, reportedForm, reportingBefore, quoted, person };
+  return { matches: lexiconMatches(tokens, singles), words, pairs, gramStarts, grams: grams.subarray(0, g), rows, skip2, skip3, negated, negator, reportedForm, reportingBefore, quoted, person };
 }
 
 /** URLs, emails and the like are counted once, for the whole text; its windows and sentence groups carry none. */
