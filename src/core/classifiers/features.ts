@@ -205,6 +205,8 @@ function hasRepeatedChar(text: string): boolean {
 }
 const LETTER = /\p{L}/u;
 const DOMAIN_PATTERN = /\b[a-z0-9-]{2,}\.(?:com|net|org|info|biz|ly|io|co|tk|xyz|me|us|uk)\b/;
+/** The first letters of DOMAIN_PATTERN's endings: without a dot before one of them it cannot match. */
+const DOMAIN_ENDING_STARTS = new Set([...'cnoibltxmu'].map((c) => c.charCodeAt(0)));
 
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's', '!': 'i', '*': '' };
 /** A token's person, as the token table keeps it. */
@@ -279,7 +281,9 @@ function tokenize(normalized: string, counts: { url: number; email: number; ment
 function matchTokens(normalized: string, counts: { url: number; email: number; mention: number; hashtag: number; emoji: number }, offsets: number[] | null): string[] {
   const tokens: string[] = [];
   TOKEN_PATTERN.lastIndex = 0;
-  for (const match of normalized.matchAll(TOKEN_PATTERN)) {
+  // exec in a loop finds what matchAll finds (the pattern cannot match an empty string), without matchAll's copy of
+  // the pattern and its iterator.
+  for (let match = TOKEN_PATTERN.exec(normalized); match !== null; match = TOKEN_PATTERN.exec(normalized)) {
     const raw = match[0];
     // Every branch below pushes at most one token; the offset is kept for the one it pushes.
     if (offsets) offsets[tokens.length] = match.index;
@@ -1036,14 +1040,15 @@ function featuresFromTable(
     else if (c === 33) exclaims++;
   }
   const capsRatio = letters >= 8 ? capitals / letters : 0;
-  // The phone, money and long-number patterns need an ASCII digit and the domain pattern a dot: a window or
-  // sentence group (its tokens joined) seldom has either, and then none of them is run.
+  // The phone, money and long-number patterns need an ASCII digit and the domain pattern a dot followed by the first
+  // letter of one of its endings (c n o i b l t x m u): a window or sentence group (its tokens joined) seldom has
+  // either, nor has prose's full stop before a space, and then none of them is run.
   let digits = false;
   let dots = false;
   for (let i = 0; i < normalized.length; i++) {
     const c = normalized.charCodeAt(i);
     if (c >= 48 && c <= 57) digits = true;
-    else if (c === 46) dots = true;
+    else if (c === 46 && !dots && i + 1 < normalized.length && DOMAIN_ENDING_STARTS.has(normalized.charCodeAt(i + 1))) dots = true;
   }
   PHONE_PATTERN.lastIndex = 0;
   const phoneCount = digits ? (normalized.match(PHONE_PATTERN) ?? []).length : 0;
