@@ -5,7 +5,7 @@
  * and the last few texts' features are memoized for callers without that
  * context (the sentiment insight, evaluation and benchmarks).
  */
-import { LEXICON_FEATURES, curatedWords, lexiconHitsWithin, lexiconMatches, tokenLexicon, type LexiconHits, type LexiconMatch, type TokenLexicon } from './lexicons.ts';
+import { LEXICON_FEATURES, curatedWords, lexiconGeneration, lexiconHitsWithin, lexiconMatches, tokenLexicon, type LexiconHits, type LexiconMatch, type TokenLexicon } from './lexicons.ts';
 import { vectorRow, wordVectors, type WordVectors } from './word-vectors.ts';
 
 /** Hashed n-gram space; structural and lexicon features live above it. */
@@ -463,6 +463,7 @@ function tokenTable(tokens: readonly string[], quoted = false): TokenTable {
     tokenCacheVectors = vectors;
   }
   const singles: TokenLexicon[] = new Array(count);
+  const generation = lexiconGeneration();
   for (let t = 0; t < count; t++) {
     const token = tokens[t]!;
     let known = tokenCache.get(token);
@@ -470,6 +471,8 @@ function tokenTable(tokens: readonly string[], quoted = false): TokenTable {
       if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.clear();
       tokenCache.set(token, (known = tokenFacts(token, vectors, withVectors)));
     }
+    // Looked up again once the lexicon table was rebuilt (training sets its profanity terms).
+    if (known.lexicon.generation !== generation) known.lexicon = tokenLexicon(token);
     singles[t] = known.lexicon;
     const h = known.hash;
     words[t] = h & HASH_MASK;

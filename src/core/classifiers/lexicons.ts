@@ -333,6 +333,9 @@ export interface TokenLexicon {
   generation: number;
 }
 
+/** The generation of the lexicon table in use (0 before the first is built): tokenLexicon's answers of another are stale. */
+export const lexiconGeneration = (): number => (termTable ? tableGeneration : 0);
+
 /** The lexicon's answer for one token, for callers that keep it with the token (the featurizer's token cache). */
 export function tokenLexicon(token: string): TokenLexicon {
   if (!termTable) termTable = buildTable();
