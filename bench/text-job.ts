@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/text-job.ts`: in-process CPU of what a text worker does per distinct bench message (the default
  * channel: normalization, the 8 classifiers, the Unicode policy), its parts (features alone, the language check the
- * main thread makes, the answer's message from the worker), for speed work on the path of `npm run bench`'s distinct-message
+ * main thread makes, the answer's message from the worker, alone and in a batch of 16 as the workers send them), for speed work on the path of `npm run bench`'s distinct-message
  * run without the noise of HTTP. ROUNDS (default 5) rounds of ITERATIONS (default 4,000) messages; prints each round's
  * µs per message and the median.
  */
@@ -12,7 +12,7 @@ import { computeFeatures } from '../src/core/classifiers/features.ts';
 import { languageSupport } from '../src/core/classifiers/language-support.ts';
 import { defaultChannelPolicies } from '../src/policies/registry.ts';
 import { analyseTexts, type TextJob } from '../src/pipeline/text-analysis.ts';
-import { packTextAnalysis, unpackTextAnalysis } from '../src/pipeline/text-answer.ts';
+import { packBatch, packTextAnalysis, unpackBatch, unpackTextAnalysis, type PackedTextAnalysis } from '../src/pipeline/text-answer.ts';
 import { distinctBenchMessage } from './message.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -38,6 +38,24 @@ const parts: Record<string, (i: number) => void> = {
       port1.postMessage({ results: [{ result: packTextAnalysis(answer) }] });
       const { results } = receiveMessageOnPort(port2)!.message as { results: Array<{ result: Parameters<typeof unpackTextAnalysis>[0] }> };
       sink += unpackTextAnalysis(results[0]!.result, sent).outcomes.length;
+    };
+  })(),
+  // As the text workers send answers: a batch of 16 in one message (packBatch), per answer.
+  'batch answer (both ends)': (() => {
+    const sent = Array.from({ length: 16 }, (_, i) => job(i));
+    const answers = sent.map((one) => analyseTexts(one));
+    const { port1, port2 } = new MessageChannel();
+    port1.unref();
+    let batch: PackedTextAnalysis[] = [];
+    return (i: number) => {
+      batch.push(packTextAnalysis(answers[i % 16]!));
+      if (batch.length < 16) return;
+      port1.postMessage({ batch: packBatch(batch.map((result) => ({ result }))) });
+      batch = [];
+      const arrived = unpackBatch((receiveMessageOnPort(port2)!.message as { batch: Parameters<typeof unpackBatch>[0] }).batch);
+      arrived.forEach((answer, k) => {
+        if ('result' in answer) sink += unpackTextAnalysis(answer.result, sent[k]!).outcomes.length;
+      });
     };
   })(),
 };

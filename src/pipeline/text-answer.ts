@@ -170,3 +170,118 @@ export function unpackTextAnalysis(packed: PackedTextAnalysis, job: TextJob): Te
   });
   return { fields, outcomes, insights: packed.insights };
 }
+
+/**
+ * A batch's answers in one message (up to 16 jobs, text-workers.ts): the packed answers' arrays laid end to end, the
+ * numbers and codes in typed arrays and each label id once. Cloned, an object costs its keys and a plain array each
+ * element's tag, at both ends; a typed array is copied as one block, worth its own store once there are a batch's
+ * numbers rather than one answer's (one text's answer as a message: 11 µs per job as it was, 4–6 µs so).
+ */
+export interface PackedBatch {
+  /** Per job: its error, or null when its answer is in the arrays below. */
+  errors: Array<string | null>;
+  /** Per job, seven counts: its entries of fields, outcomes, numbers, codes, labels, values and insights (zeros for an error). */
+  counts: Int32Array;
+  fields: PackedTextAnalysis['fields'];
+  outcomes: PackedTextAnalysis['outcomes'];
+  numbers: Float64Array;
+  codes: Int32Array;
+  /** Each label's id, as its index in labelIds. */
+  labels: Int32Array;
+  labelIds: string[];
+  values: unknown[];
+  insights: PackedTextAnalysis['insights'];
+}
+
+export type TextAnswer = { result: PackedTextAnalysis } | { error: string };
+
+export function packBatch(answers: readonly TextAnswer[]): PackedBatch {
+  const counts = new Int32Array(answers.length * 7);
+  const errors: Array<string | null> = [];
+  const fields: PackedBatch['fields'] = [];
+  const outcomes: PackedBatch['outcomes'] = [];
+  const values: unknown[] = [];
+  const insights: PackedBatch['insights'] = [];
+  let numberCount = 0;
+  let codeCount = 0;
+  let labelCount = 0;
+  for (const answer of answers) {
+    if ('result' in answer) {
+      numberCount += answer.result.numbers.length;
+      codeCount += answer.result.codes.length;
+      labelCount += answer.result.labelIds.length;
+    }
+  }
+  const numbers = new Float64Array(numberCount);
+  const codes = new Int32Array(codeCount);
+  const labels = new Int32Array(labelCount);
+  const labelIds: string[] = [];
+  const labelIndex = new Map<string, number>();
+  let n = 0;
+  let c = 0;
+  let l = 0;
+  answers.forEach((answer, j) => {
+    if (!('result' in answer)) {
+      errors.push(answer.error);
+      return;
+    }
+    errors.push(null);
+    const packed = answer.result;
+    const at = j * 7;
+    counts[at] = packed.fields.length;
+    counts[at + 1] = packed.outcomes.length;
+    counts[at + 2] = packed.numbers.length;
+    counts[at + 3] = packed.codes.length;
+    counts[at + 4] = packed.labelIds.length;
+    counts[at + 5] = packed.values.length;
+    counts[at + 6] = packed.insights.length;
+    for (const field of packed.fields) fields.push(field);
+    for (const outcome of packed.outcomes) outcomes.push(outcome);
+    for (const value of packed.values) values.push(value);
+    for (const insight of packed.insights) insights.push(insight);
+    for (let i = 0; i < packed.numbers.length; i++) numbers[n++] = packed.numbers[i]!;
+    for (let i = 0; i < packed.codes.length; i++) codes[c++] = packed.codes[i]!;
+    for (const id of packed.labelIds) {
+      let index = labelIndex.get(id);
+      if (index === undefined) {
+        index = labelIds.length;
+        labelIds.push(id);
+        labelIndex.set(id, index);
+      }
+      labels[l++] = index;
+    }
+  });
+  return { errors, counts, fields, outcomes, numbers, codes, labels, labelIds, values, insights };
+}
+
+/** The answers of packBatch, each as packTextAnalysis gave it (or its error). */
+export function unpackBatch(batch: PackedBatch): TextAnswer[] {
+  const { counts, numbers, codes, labels, labelIds } = batch;
+  let f = 0;
+  let o = 0;
+  let n = 0;
+  let c = 0;
+  let l = 0;
+  let v = 0;
+  let s = 0;
+  return batch.errors.map((error, j): TextAnswer => {
+    if (error !== null) return { error };
+    const at = j * 7;
+    const jobNumbers: number[] = [];
+    for (let end = n + counts[at + 2]!; n < end; n++) jobNumbers.push(numbers[n]!);
+    const jobCodes: number[] = [];
+    for (let end = c + counts[at + 3]!; c < end; c++) jobCodes.push(codes[c]!);
+    const jobLabelIds: string[] = [];
+    for (let end = l + counts[at + 4]!; l < end; l++) jobLabelIds.push(labelIds[labels[l]!]!);
+    const result: PackedTextAnalysis = {
+      fields: batch.fields.slice(f, (f += counts[at]!)),
+      outcomes: batch.outcomes.slice(o, (o += counts[at + 1]!)),
+      numbers: jobNumbers,
+      codes: jobCodes,
+      labelIds: jobLabelIds,
+      values: batch.values.slice(v, (v += counts[at + 5]!)),
+      insights: batch.insights.slice(s, (s += counts[at + 6]!)),
+    };
+    return { result };
+  });
+}

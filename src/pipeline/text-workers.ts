@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors.ts';
 import type { TextAnalysis, TextJob } from './text-analysis.ts';
-import { unpackTextAnalysis, type PackedTextAnalysis } from './text-answer.ts';
+import { unpackBatch, unpackTextAnalysis, type PackedBatch } from './text-answer.ts';
 
 const MAX_FAILED_STARTS = 3;
 
@@ -119,7 +119,7 @@ export class TextWorkerPool {
   private spawn(): Slot {
     const worker = new Worker(new URL('./text-worker.mjs', import.meta.url));
     const slot: Slot = { worker, ready: false, sent: [] };
-    worker.on('message', (message: { ready?: boolean; results?: Array<{ result?: PackedTextAnalysis; error?: string }> }) => {
+    worker.on('message', (message: { ready?: boolean; batch?: PackedBatch }) => {
       if (message.ready) {
         slot.ready = true;
         this.failedStarts = 0;
@@ -127,9 +127,10 @@ export class TextWorkerPool {
       }
       const finished = slot.sent.shift() ?? [];
       this.answeredJobs += finished.length;
+      const answers = message.batch ? unpackBatch(message.batch) : [];
       finished.forEach((job, i) => {
-        const answer = message.results?.[i];
-        if (answer?.result !== undefined) {
+        const answer = answers[i];
+        if (answer !== undefined && 'result' in answer) {
           try {
             job.resolve(unpackTextAnalysis(answer.result, job.job));
           } catch (error) {

@@ -5,7 +5,7 @@
  * and the last few texts' features are memoized for callers without that
  * context (the sentiment insight, evaluation and benchmarks).
  */
-import { LEXICON_FEATURES, curatedWords, lexiconHitsWithin, lexiconMatches, type LexiconHits, type LexiconMatch } from './lexicons.ts';
+import { LEXICON_FEATURES, curatedWords, lexiconGeneration, lexiconHitsWithin, lexiconMatches, tokenLexicon, type LexiconHits, type LexiconMatch, type TokenLexicon } from './lexicons.ts';
 import { vectorRow, wordVectors, type WordVectors } from './word-vectors.ts';
 
 /** Hashed n-gram space; structural and lexicon features live above it. */
@@ -205,6 +205,8 @@ function hasRepeatedChar(text: string): boolean {
 }
 const LETTER = /\p{L}/u;
 const DOMAIN_PATTERN = /\b[a-z0-9-]{2,}\.(?:com|net|org|info|biz|ly|io|co|tk|xyz|me|us|uk)\b/;
+/** The first letters of DOMAIN_PATTERN's endings: without a dot before one of them it cannot match. */
+const DOMAIN_ENDING_STARTS = new Set([...'cnoibltxmu'].map((c) => c.charCodeAt(0)));
 
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's', '!': 'i', '*': '' };
 /** A token's person, as the token table keeps it. */
@@ -279,7 +281,9 @@ function tokenize(normalized: string, counts: { url: number; email: number; ment
 function matchTokens(normalized: string, counts: { url: number; email: number; mention: number; hashtag: number; emoji: number }, offsets: number[] | null): string[] {
   const tokens: string[] = [];
   TOKEN_PATTERN.lastIndex = 0;
-  for (const match of normalized.matchAll(TOKEN_PATTERN)) {
+  // exec in a loop finds what matchAll finds (the pattern cannot match an empty string), without matchAll's copy of
+  // the pattern and its iterator.
+  for (let match = TOKEN_PATTERN.exec(normalized); match !== null; match = TOKEN_PATTERN.exec(normalized)) {
     const raw = match[0];
     // Every branch below pushes at most one token; the offset is kept for the one it pushes.
     if (offsets) offsets[tokens.length] = match.index;
@@ -389,6 +393,8 @@ interface TokenFacts {
   /** The character 3-, 4- and 5-gram indices of ` ${token} `, sizes in that order (empty for a placeholder). */
   grams: Int32Array;
   row: number;
+  /** The lexicon's answer for the token alone (lexiconMatches looks it up again when the lexicon table changed). */
+  lexicon: TokenLexicon;
 }
 
 /**
@@ -422,6 +428,7 @@ function tokenFacts(token: string, vectors: WordVectors, withVectors: boolean): 
     person: SECOND_PERSON.has(token) ? SECOND_PERSON_TOKEN : FIRST_PERSON.has(token) ? FIRST_PERSON_TOKEN : 0,
     grams,
     row: placeholder || !withVectors ? -1 : vectorRow(vectors, token),
+    lexicon: tokenLexicon(token),
   };
 }
 const NO_GRAMS = new Int32Array(0);
@@ -455,6 +462,8 @@ function tokenTable(tokens: readonly string[], quoted = false): TokenTable {
     tokenCache.clear();
     tokenCacheVectors = vectors;
   }
+  const singles: TokenLexicon[] = new Array(count);
+  const generation = lexiconGeneration();
   for (let t = 0; t < count; t++) {
     const token = tokens[t]!;
     let known = tokenCache.get(token);
@@ -462,6 +471,9 @@ function tokenTable(tokens: readonly string[], quoted = false): TokenTable {
       if (tokenCache.size >= TOKEN_CACHE_SIZE) tokenCache.clear();
       tokenCache.set(token, (known = tokenFacts(token, vectors, withVectors)));
     }
+    // Looked up again once the lexicon table was rebuilt (training sets its profanity terms).
+    if (known.lexicon.generation !== generation) known.lexicon = tokenLexicon(token);
+    singles[t] = known.lexicon;
     const h = known.hash;
     words[t] = h & HASH_MASK;
     if (t > 0) pairs[t] = mix(previous, h) & HASH_MASK;
@@ -482,7 +494,7 @@ function tokenTable(tokens: readonly string[], quoted = false): TokenTable {
     g += known.grams.length;
   }
   gramStarts[count] = g;
-  return { matches: lexiconMatches(tokens), words, pairs, gramStarts, grams: grams.subarray(0, g), rows, skip2, skip3, negated, negator, reportedForm, reportingBefore, quoted, person };
+  return { matches: lexiconMatches(tokens, singles), words, pairs, gramStarts, grams: grams.subarray(0, g), rows, skip2, skip3, negated, negator, reportedForm, reportingBefore, quoted, person };
 }
 
 /** URLs, emails and the like are counted once, for the whole text; its windows and sentence groups carry none. */
@@ -615,12 +627,14 @@ function hashedNgrams(table: TokenTable, from: number, to: number, text: string)
   const { words, pairs, gramStarts, grams } = table;
   const capacity = 6 * (to - from) + (gramStarts[to]! - gramStarts[from]!) + text.length + 2;
   if (capacity > scratch.length) scratch = new Int32Array(capacity * 2);
+  // The module's buffer in a local: read from the module's scope, it was loaded again at every write.
+  const out = scratch;
   let n = 0;
   for (let t = from; t < to; t++) {
-    scratch[n++] = words[t]!;
-    if (t > from) scratch[n++] = pairs[t]!;
+    out[n++] = words[t]!;
+    if (t > from) out[n++] = pairs[t]!;
   }
-  scratch.set(grams.subarray(gramStarts[from]!, gramStarts[to]!), n);
+  out.set(grams.subarray(gramStarts[from]!, gramStarts[to]!), n);
   n += gramStarts[to]! - gramStarts[from]!;
   n = contextFeatures(table, from, to, n);
   // Character 3-grams of the whole text, across spaces and punctuation, digits collapsed to 0
@@ -639,6 +653,7 @@ const isSpace = (c: number): boolean => (c < 128 ? c === 32 || (c >= 9 && c <= 1
  * new count.
  */
 function textTrigrams(text: string, n: number): number {
+  const out = scratch;
   if (shapedBuffer.length < text.length + 2) shapedBuffer = new Uint16Array(2 * text.length + 2);
   const shaped = shapedBuffer;
   let length = 0;
@@ -659,7 +674,7 @@ function textTrigrams(text: string, n: number): number {
     let hash = Math.imul(TEXT_CHAR_SEED ^ shaped[i]!, 0x01000193);
     hash = Math.imul(hash ^ shaped[i + 1]!, 0x01000193);
     hash = Math.imul(hash ^ shaped[i + 2]!, 0x01000193);
-    scratch[n++] = (hash >>> 0) & HASH_MASK;
+    out[n++] = (hash >>> 0) & HASH_MASK;
   }
   return n;
 }
@@ -667,15 +682,16 @@ let shapedBuffer = new Uint16Array(1024);
 
 /** Appends the context features of the tokens `from` to `to` to `scratch` from `n` on; returns the new count. */
 function contextFeatures(table: TokenTable, from: number, to: number, n: number): number {
+  const out = scratch;
   const { skip2, skip3, negated, negator, reportedForm, reportingBefore } = table;
   const reported = REPORTED && (reportingBefore[to]! - reportingBefore[from]! > 0 || (table.quoted && from === 0 && to === skip2.length));
   for (let t = from; t < to; t++) {
     if (SKIPGRAMS) {
-      if (t - 2 >= from) scratch[n++] = skip2[t]!;
-      if (t - 3 >= from) scratch[n++] = skip3[t]!;
+      if (t - 2 >= from) out[n++] = skip2[t]!;
+      if (t - 3 >= from) out[n++] = skip3[t]!;
     }
-    if (NEGATION && negator[t]! >= from) scratch[n++] = negated[t]!;
-    if (reported) scratch[n++] = reportedForm[t]!;
+    if (NEGATION && negator[t]! >= from) out[n++] = negated[t]!;
+    if (reported) out[n++] = reportedForm[t]!;
   }
   return n;
 }
@@ -685,17 +701,18 @@ const INSERTION_MAX_COUNT = 24;
 
 /** `scratch[0..n)` sorted and de-duplicated in place by insertion; returns the count. */
 function sortedUniqueByInsertion(n: number): number {
+  const out = scratch;
   for (let i = 1; i < n; i++) {
-    const value = scratch[i]!;
+    const value = out[i]!;
     let j = i - 1;
-    while (j >= 0 && scratch[j]! > value) {
-      scratch[j + 1] = scratch[j]!;
+    while (j >= 0 && out[j]! > value) {
+      out[j + 1] = out[j]!;
       j--;
     }
-    scratch[j + 1] = value;
+    out[j + 1] = value;
   }
   let unique = 0;
-  for (let i = 0; i < n; i++) if (i === 0 || scratch[i] !== scratch[unique - 1]) scratch[unique++] = scratch[i]!;
+  for (let i = 0; i < n; i++) if (i === 0 || out[i] !== out[unique - 1]) out[unique++] = out[i]!;
   return unique;
 }
 
@@ -711,8 +728,9 @@ const seenWords = new Int32Array(HASH_SIZE >>> 10);
  * featurizing went to its counts and passes) and, for 100,000 characters of prose, than a sort by far.
  */
 function sortedUniqueByBitmap(n: number): number {
+  const out = scratch;
   for (let i = 0; i < n; i++) {
-    const index = scratch[i]!;
+    const index = out[i]!;
     const word = index >>> 5;
     seen[word]! |= 1 << (index & 31);
     seenWords[word >>> 5]! |= 1 << (word & 31);
@@ -731,7 +749,7 @@ function sortedUniqueByBitmap(n: number): number {
       const base = w << 5;
       while (bits !== 0) {
         const lowest = bits & -bits;
-        scratch[unique++] = base + 31 - Math.clz32(lowest);
+        out[unique++] = base + 31 - Math.clz32(lowest);
         bits ^= lowest;
       }
     }
@@ -777,6 +795,9 @@ function embeddingFeatures(table: TokenTable, from: number, to: number, role: Em
     foundBases = new Int32Array(2 * (to - from));
     foundScales = new Float64Array(2 * (to - from));
   }
+  // In locals, as scratch in hashedNgrams.
+  const bases = foundBases;
+  const rowScales = foundScales;
   conceptMax.fill(0);
   let found = 0;
   for (let t = from; t < to; t++) {
@@ -786,8 +807,8 @@ function embeddingFeatures(table: TokenTable, from: number, to: number, role: Em
       const similarity = similarities[row * CONCEPTS.length + c]!;
       if (similarity > conceptMax[c]!) conceptMax[c] = similarity;
     }
-    foundBases[found] = row * dimensions;
-    foundScales[found++] = scales[row]!;
+    bases[found] = row * dimensions;
+    rowScales[found++] = scales[row]!;
   }
   // Dimension by dimension, the tokens' values added in token order from 0 and their maximum from -Infinity:
   // the same sums as token by token, with the running sum and maximum kept in registers.
@@ -802,8 +823,8 @@ function embeddingFeatures(table: TokenTable, from: number, to: number, role: Em
     let max2 = -Infinity;
     let max3 = -Infinity;
     for (let k = 0; k < found; k++) {
-      const base = foundBases[k]! + d;
-      const scale = foundScales[k]!;
+      const base = bases[k]! + d;
+      const scale = rowScales[k]!;
       const v0 = values[base]! * scale;
       const v1 = values[base + 1]! * scale;
       const v2 = values[base + 2]! * scale;
@@ -1022,14 +1043,15 @@ function featuresFromTable(
     else if (c === 33) exclaims++;
   }
   const capsRatio = letters >= 8 ? capitals / letters : 0;
-  // The phone, money and long-number patterns need an ASCII digit and the domain pattern a dot: a window or
-  // sentence group (its tokens joined) seldom has either, and then none of them is run.
+  // The phone, money and long-number patterns need an ASCII digit and the domain pattern a dot followed by the first
+  // letter of one of its endings (c n o i b l t x m u): a window or sentence group (its tokens joined) seldom has
+  // either, nor has prose's full stop before a space, and then none of them is run.
   let digits = false;
   let dots = false;
   for (let i = 0; i < normalized.length; i++) {
     const c = normalized.charCodeAt(i);
     if (c >= 48 && c <= 57) digits = true;
-    else if (c === 46) dots = true;
+    else if (c === 46 && !dots && i + 1 < normalized.length && DOMAIN_ENDING_STARTS.has(normalized.charCodeAt(i + 1))) dots = true;
   }
   PHONE_PATTERN.lastIndex = 0;
   const phoneCount = digits ? (normalized.match(PHONE_PATTERN) ?? []).length : 0;

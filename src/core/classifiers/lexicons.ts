@@ -251,7 +251,11 @@ export function setProfanityTerms(terms: ProfanityTerm[] | null): void {
   termTable = null;
 }
 
+/** Counts the tables built, so that what tokenLexicon answered for an older table is not used with a newer one. */
+let tableGeneration = 0;
+
 function buildTable(): Map<string, TermEntry> {
+  tableGeneration++;
   const table = new Map<string, TermEntry>();
   phrasePrefixes = new Set<string>();
   wordPrefixes = [];
@@ -321,16 +325,38 @@ function isFalseFriend(word: string, previous: string): boolean {
 }
 
 /** Every lexicon term of `tokens`, by start and then by length. */
-export function lexiconMatches(tokens: readonly string[]): LexiconMatch[] {
+/** What lexiconMatches looks up for a token on its own: its entry, and whether a longer term starts with it. */
+export interface TokenLexicon {
+  entry: TermEntry | undefined;
+  prefix: boolean;
+  /** The table it was looked up in (tableGeneration). */
+  generation: number;
+}
+
+/** The generation of the lexicon table in use (0 before the first is built): tokenLexicon's answers of another are stale. */
+export const lexiconGeneration = (): number => (termTable ? tableGeneration : 0);
+
+/** The lexicon's answer for one token, for callers that keep it with the token (the featurizer's token cache). */
+export function tokenLexicon(token: string): TokenLexicon {
+  if (!termTable) termTable = buildTable();
+  return { entry: lookup(termTable, token), prefix: phrasePrefixes.has(token), generation: tableGeneration };
+}
+
+/**
+ * The lexicon terms in `tokens`, in order of their first token. `singles` (when given) holds tokenLexicon's answer
+ * for each token, used instead of looking the token up again while it is for the current table.
+ */
+export function lexiconMatches(tokens: readonly string[], singles?: ReadonlyArray<TokenLexicon>): LexiconMatch[] {
   if (!termTable) termTable = buildTable();
   const table = termTable;
   const found: LexiconMatch[] = [];
   for (let i = 0; i < tokens.length; i++) {
+    const single = singles !== undefined && singles[i]!.generation === tableGeneration ? singles[i]! : null;
     let phrase = '';
     for (let n = 0; n < maxPhraseLength && i + n < tokens.length; n++) {
-      if (n > 0 && !phrasePrefixes.has(phrase)) break;
+      if (n > 0 && !(n === 1 && single !== null ? single.prefix : phrasePrefixes.has(phrase))) break;
       phrase = n === 0 ? tokens[i]! : `${phrase} ${tokens[i + n]!}`;
-      const entry = lookup(table, phrase);
+      const entry = n === 0 && single !== null ? single.entry : lookup(table, phrase);
       if (entry && !(n === 0 && isFalseFriend(phrase, i > 0 ? tokens[i - 1]! : ''))) found.push({ start: i, words: n + 1, phrase, entry });
     }
   }
