@@ -47,14 +47,18 @@ const parts: Record<string, (i: number) => void> = {
     const { port1, port2 } = new MessageChannel();
     port1.unref();
     let batch: PackedTextAnalysis[] = [];
+    let which: number[] = [];
     return (i: number) => {
       batch.push(packTextAnalysis(answers[i % 16]!));
+      which.push(i % 16);
       if (batch.length < 16) return;
       port1.postMessage({ batch: packBatch(batch.map((result) => ({ result }))) });
+      const jobs = which;
       batch = [];
+      which = [];
       const arrived = unpackBatch((receiveMessageOnPort(port2)!.message as { batch: Parameters<typeof unpackBatch>[0] }).batch);
       arrived.forEach((answer, k) => {
-        if ('result' in answer) sink += unpackTextAnalysis(answer.result, sent[k]!).outcomes.length;
+        if ('result' in answer) sink += unpackTextAnalysis(answer.result, sent[jobs[k]!]!).outcomes.length;
       });
     };
   })(),

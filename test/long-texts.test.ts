@@ -91,10 +91,11 @@ describe('under load, short texts are analysed in worker threads too', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.ok(pool.ready(), 'the workers started under load');
-    assert.equal(pool.answered(), 0);
+    // Jobs of the burst that was in flight when the workers became ready may already have gone to them.
+    const answeredBefore = pool.answered();
     const inWorkers = await Promise.all(texts.map((text) => busy.request('POST', '/v1/moderate', { body: body(text) })));
     const reference = await Promise.all(texts.map((text) => onLoop.request('POST', '/v1/moderate', { body: body(text) })));
-    assert.ok(pool.answered() > 0, 'a burst went to the workers');
+    assert.ok(pool.answered() > answeredBefore, 'a burst went to the workers');
     for (let i = 0; i < texts.length; i++) assert.deepEqual(comparable(inWorkers[i]!.body), comparable(reference[i]!.body), texts[i]);
   });
 });

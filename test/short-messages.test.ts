@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startTestServer, type TestServer } from './helpers.ts';
 
-// Lone symbols, emoji and one-word replies that no training line shares (training/probes/short.txt). Before round 6 of
-// issue #27 the default channel flagged 11 of the 70 ("🙂👍" as severe toxicity and violence, "ta" as toxicity); round
-// 6's models flag 4 (a slight smile beside another emoji, which threats in the corpus end with, and "ta"). The bound
+// Lone symbols, emoji and one-word replies that no training line shares (training/probes/short.txt). Round 5's models
+// (issue #27) flagged 10 of the 48 on the default channel ("🙂👍" as severe toxicity and violence, "ta" as toxicity);
+// round 7's flag 3 (a slight smile beside another emoji, which threats in the corpus end with, and "ta"). The bound
 // keeps that from growing back.
-const MOST_FLAGGED = 4;
+const MOST_FLAGGED = 3;
 const probe = readFileSync(new URL('../training/probes/short.txt', import.meta.url), 'utf8')
   .split('\n')
   .filter((line) => line.trim() && !line.startsWith('#'));
@@ -20,7 +20,7 @@ describe('short everyday messages on the default channel', () => {
   after(() => t.close());
 
   test(`at most ${MOST_FLAGGED} are flagged or held for review`, async () => {
-    assert.ok(probe.length >= 60);
+    assert.ok(probe.length >= 40);
     const flagged: string[] = [];
     for (const text of probe) {
       const r = await t.request('POST', '/v1/moderate', { body: { content: { type: 'text', text }, doNotStore: true } });

@@ -73,8 +73,28 @@ export function nearCopyKey(text: string): string {
 export function corpusKey(text: string): string {
   const key = nearCopyKey(text);
   if (key !== '') return key;
-  const symbols = text.normalize('NFKC').replace(/\s+/g, ' ').trim();
+  // Like the near-copy key, digits and spacing do not count, nor how often a symbol is repeated ("." and "...").
+  const symbols = collapseRepeats(text.normalize('NFKC').replace(/[\s\p{N}]+/gu, ''));
   return symbols === '' ? '' : `symbols ${symbols}`;
+}
+
+/** Runs of one code point as one ("!!!" → "!", "😭😭" → "😭"). */
+function collapseRepeats(text: string): string {
+  let out = '';
+  let previous = '';
+  for (const point of text) {
+    if (point !== previous) out += point;
+    previous = point;
+  }
+  return out;
+}
+
+/**
+ * A looser key for telling whether a probe message is a training message in other clothes: the corpus key with every
+ * run of one code point collapsed (":)))" and ":)", "jejeje" and "jeje" stay apart, "lolll" and "lol" do not).
+ */
+export function variantKey(text: string): string {
+  return collapseRepeats(corpusKey(text));
 }
 
 const wordsOf = (text: string) => new Set(nearCopyKey(text).split(' ').filter((word) => word.length > 1));

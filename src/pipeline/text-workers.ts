@@ -127,7 +127,12 @@ export class TextWorkerPool {
       }
       const finished = slot.sent.shift() ?? [];
       this.answeredJobs += finished.length;
-      const answers = message.batch ? unpackBatch(message.batch) : [];
+      let answers: ReturnType<typeof unpackBatch> = [];
+      try {
+        if (message.batch) answers = unpackBatch(message.batch);
+      } catch {
+        // A batch that cannot be read fails its own jobs (each becomes a policy error), not the process.
+      }
       finished.forEach((job, i) => {
         const answer = answers[i];
         if (answer !== undefined && 'result' in answer) {

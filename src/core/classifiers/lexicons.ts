@@ -324,7 +324,6 @@ function isFalseFriend(word: string, previous: string): boolean {
   return before !== undefined && (before.has(previous) || previous === '__num__');
 }
 
-/** Every lexicon term of `tokens`, by start and then by length. */
 /** What lexiconMatches looks up for a token on its own: its entry, and whether a longer term starts with it. */
 export interface TokenLexicon {
   entry: TermEntry | undefined;
