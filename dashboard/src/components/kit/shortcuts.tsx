@@ -7,7 +7,7 @@ export interface Shortcut {
   run: () => void;
 }
 
-// Pages register their shortcuts while mounted; `?` lists whatever is registered when it opens.
+// Pages register their shortcuts while mounted; `?` lists whatever is registered, read again while the list is open.
 // Registering notifies no one: a re-render per registration would loop through the pages' effects.
 type Registry = Map<number, Shortcut[]>;
 const registry: Registry = new Map();
@@ -44,6 +44,13 @@ export const useShortcutHelp = () => useContext(HelpContext);
 export function ShortcutProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const show = useCallback(() => setOpen(true), []);
+  // A page's shortcuts can register after `?` opened the list (its actions still loading): while open, read it again.
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    if (!open) return;
+    const timer = setInterval(() => setTick((t) => t + 1), 300);
+    return () => clearInterval(timer);
+  }, [open]);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || typingInto(event.target)) return;
