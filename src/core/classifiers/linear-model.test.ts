@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { computeFeatures, FEATURE_COUNT } from './features.ts';
-import { decodeModel, decompressModel, encodeModel } from './linear-model.ts';
+import { decodeModel, decompressModel, encodeModel, LinearModel, ModelTable } from './linear-model.ts';
 import { MODELS_DIR } from './paths.ts';
 
 // The int8 codes with their float32 levels must score exactly as float32 weights decoded from the same file.
@@ -49,4 +49,29 @@ test('a long text with sentence groups is scored by its best group alone, not by
   const best = Math.max(...features.sentenceGroups.map((g) => model.margin(g)));
   assert.ok(model.margin(features) > best);
   assert.equal(model.maxSentenceProbability(features), 1 / (1 + Math.exp(-best)));
+});
+
+test('a model table scores every slot as its model does, on the word path and on the big-endian byte path', () => {
+  // Five features and six models: two blocks, the second half empty; codes cover -128..127 and repeats.
+  const featureCount = 5;
+  const models = Array.from({ length: 6 }, (_, slot) => {
+    const codes = new Int8Array(featureCount);
+    for (let i = 0; i < featureCount; i++) codes[i] = ((slot * 53 + i * 97) % 256) - 128;
+    const levels = new Float32Array(256);
+    for (let code = -128; code <= 127; code++) levels[code + 128] = code * (0.01 + slot / 1000);
+    return new LinearModel(`m${slot}`, codes, levels, slot / 7 - 0.3);
+  });
+  const table = new ModelTable([...models, null]);
+  const features = { ...computeFeatures('x'), indices: new Int32Array([4, 0, 3, 3, 1]), values: new Float32Array([0.5, -1.25, 2, 1, 0.75]), length: 5 };
+  for (const block of [0, 1]) {
+    const byWords = new Float64Array(ModelTable.SLOTS);
+    const byBytes = new Float64Array(ModelTable.SLOTS);
+    table.block(features, block, byWords);
+    table.blockByBytes(features, block, byBytes);
+    for (let slot = block * 4; slot < block * 4 + 4; slot++) {
+      const expected = models[slot] ? models[slot]!.margin(features) : 0;
+      assert.equal(byWords[slot], expected, `word path, slot ${slot}`);
+      assert.equal(byBytes[slot], expected, `byte path, slot ${slot}`);
+    }
+  }
 });

@@ -130,8 +130,8 @@ export class ModelTable {
     out[first + 3] = s3;
   }
 
-  /** `block` reading the codes byte by byte (a big-endian host). */
-  private blockByBytes(features: TextFeatures, block: number, out: Float64Array | number[]): void {
+  /** `block` reading the codes byte by byte: what a big-endian host runs (public so any host can test it). */
+  blockByBytes(features: TextFeatures, block: number, out: Float64Array | number[]): void {
     const { indices, values, length } = features;
     const { codes, levels } = this;
     const first = block * 4;
