@@ -616,6 +616,12 @@ function fnvPadded(token: string, seed: number, start: number, end: number): num
 }
 
 const TEXT_CHAR_SEED = 0x3c6ef372;
+/**
+ * The hashed n-grams are scaled as if a text had at least this many: a text of one or two tokens ("🙂") otherwise
+ * carried each of its few n-grams at full weight, weights learned where the same n-gram was one of dozens in a
+ * longer message (round 8: a lone slight smile scored as violence, from threats that end with one).
+ */
+const HASHED_COUNT_FLOOR = 16;
 
 /**
  * Word 1–2-grams, character 3–5-grams (of each word padded with spaces) and character
@@ -639,7 +645,9 @@ function hashedNgrams(table: TokenTable, from: number, to: number, text: string)
   n = contextFeatures(table, from, to, n);
   // Character 3-grams of the whole text, across spaces and punctuation, digits collapsed to 0
   // ("£0.00/min", "to 00000", "word-glued"): shapes the word tokens lose (round 4, chosen on training/dev.ts).
-  n = textTrigrams(text, n);
+  // A text without a word, a number or an emoji has nothing to judge: its punctuation trigrams alone were scored at
+  // full weight (round 8: a lone "." flagged as violence).
+  if (to > from) n = textTrigrams(text, n);
   return n > INSERTION_MAX_COUNT ? sortedUniqueByBitmap(n) : sortedUniqueByInsertion(n);
 }
 
@@ -1026,7 +1034,7 @@ function featuresFromTable(
 ): TextFeatures {
   const to = from + tokens.length;
   const hashedCount = hashedNgrams(table, from, to, normalized);
-  const scale = hashedCount > 0 ? 1 / Math.sqrt(hashedCount) : 0;
+  const scale = hashedCount > 0 ? 1 / Math.sqrt(Math.max(hashedCount, HASHED_COUNT_FLOOR)) : 0;
   // Dense features (structural, lexicon) follow the hashed ones.
   denseCount = 0;
 
