@@ -1,0 +1,182 @@
+/**
+ * Issue #27's experiment with a small non-linear head (src/core/classifiers/mlp-head.ts, training/mlp.ts) beside
+ * the linear models: trains a head per policy on the same rows and weights as that policy's linear model (the
+ * corpus dev split held out), then scores the corpus dev split with the linear model alone and with
+ * linear margin + w × head logit for a grid of blend weights w (and the head alone), per policy: ROC AUC and the
+ * share caught at the cut that leaves `--target` of the benign dev messages alone (as training/dev-corpus.ts).
+ *
+ *   OPEN_MODERATION_DEV_HOLDOUT=1 OPEN_MODERATION_MODELS_DIR=/tmp/om-dev npx tsx training/dev-corpus.ts     (linear models first)
+ *   OPEN_MODERATION_DEV_HOLDOUT=1 OPEN_MODERATION_MODELS_DIR=/tmp/om-dev npx tsx training/dev-mlp.ts [--no-train] [--hidden 32] [--epochs 8]
+ *   ... training/dev-mlp.ts --no-train --openai --blend violence=1,hate=0.5 --note "mlp: ..."   (OpenAI DEV half: counts one look)
+ *
+ * The heads are written to the models folder as <policy>.omh (blend weight 1). Scratch folders have no manifest, so
+ * loadModels switches the context features off: they are switched back on here, as the models were trained.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { MODELS_DIR } from '../src/core/classifiers/paths.ts';
+import { computeFeatures, setContextFeatures, type TextFeatures } from '../src/core/classifiers/features.ts';
+import { loadModels, model, type ModelName } from '../src/core/classifiers/models.ts';
+import { fieldFeatures } from '../src/core/classifiers/policies.ts';
+import { compressHead, decodeHead, encodeHead, type MlpHead } from '../src/core/classifiers/mlp-head.ts';
+import { prepareText } from '../src/pipeline/prepare-text.ts';
+import { defaultChannelPolicies } from '../src/policies/registry.ts';
+import { apiVerdict, recordLooks } from '../scripts/eval-realistic.ts';
+import { DEV_HOLDOUT } from './datasets.ts';
+import { corpus } from './corpus.ts';
+import { rocAuc } from './metrics.ts';
+import { buildSpecs, pushSourceExamples, ISSUE27 } from './train-all.ts';
+import type { TrainingExample } from './logistic.ts';
+import { trainMlp } from './mlp.ts';
+import { openaiHalf, openaiSamples, OPENAI_CATEGORIES, OPENAI_DEV_HALF_LOOKS } from './openai-split.ts';
+
+const { values } = parseArgs({
+  options: {
+    'no-train': { type: 'boolean' },
+    policies: { type: 'string', default: 'toxicity,hate,violence,sexual,self_harm' },
+    hidden: { type: 'string', default: '32' },
+    epochs: { type: 'string', default: '8' },
+    rate: { type: 'string', default: '0.001' },
+    l2: { type: 'string', default: '0.0001' },
+    target: { type: 'string', default: '0.96' },
+    openai: { type: 'boolean' },
+    blend: { type: 'string', default: '' },
+    note: { type: 'string', default: '' },
+    timing: { type: 'boolean' },
+  },
+});
+if (!DEV_HOLDOUT) throw new Error('set OPEN_MODERATION_DEV_HOLDOUT=1: dev messages must stay out of training');
+if (!process.env.OPEN_MODERATION_MODELS_DIR) throw new Error('set OPEN_MODERATION_MODELS_DIR to the scratch folder of training/dev-corpus.ts');
+if (!existsSync(resolve(MODELS_DIR, 'violence.oml'))) throw new Error(`no linear models in ${MODELS_DIR}: run training/dev-corpus.ts first`);
+loadModels(MODELS_DIR);
+setContextFeatures(ISSUE27);
+
+const policies = values.policies.split(',') as ModelName[];
+const SENTENCE_SCORED = new Set(['violence', 'self_harm', 'hate']);
+/** The parts a policy's model scores (policies.ts): worst sentence group, worst window, or the whole text. */
+const partsOf = (name: ModelName, f: TextFeatures): TextFeatures[] =>
+  SENTENCE_SCORED.has(name) && f.sentenceGroups.length > 0 ? f.sentenceGroups : f.chunks.length > 0 ? f.chunks : [f];
+
+const heads = new Map<ModelName, MlpHead>();
+const headPath = (name: string) => resolve(MODELS_DIR, `${name}.omh`);
+if (!values['no-train']) {
+  const specs = new Map(buildSpecs().map((spec) => [spec.name, spec]));
+  const cache = new Map<string, TextFeatures>();
+  const featurize = (text: string): TextFeatures => {
+    let f = cache.get(text);
+    if (!f) cache.set(text, (f = computeFeatures(text)));
+    return f;
+  };
+  for (const name of policies) {
+    const spec = specs.get(name)!;
+    const started = Date.now();
+    const examples: TrainingExample[] = [];
+    for (const source of spec.positives) pushSourceExamples(examples, source, 1, source.weight ?? 1, featurize);
+    for (const source of spec.negatives) pushSourceExamples(examples, source, 0, source.weight ?? 1, featurize);
+    const featurized = Date.now();
+    const trained = trainMlp(examples, { seed: spec.seed, hidden: Number(values.hidden), epochs: Number(values.epochs), learningRate: Number(values.rate), l2: Number(values.l2) });
+    writeFileSync(headPath(name), compressHead(encodeHead({ ...trained, blend: 1 })));
+    console.log(`${name}: head trained on ${examples.length} rows (featurized in ${featurized - started} ms, trained in ${Date.now() - featurized} ms)`);
+  }
+}
+for (const name of policies) heads.set(name, decodeHead(name, readFileSync(headPath(name))));
+
+const GRID = [0, 0.25, 0.5, 0.75, 1, 1.5, 2];
+/** Per part: linear margin and head logit; a text's score for blend w is the max over its parts of lin + w·head. */
+interface Scored {
+  linear: Float64Array;
+  head: Float64Array;
+}
+function scoreParts(name: ModelName, f: TextFeatures): Scored {
+  const parts = partsOf(name, f);
+  const linear = new Float64Array(parts.length);
+  const head = new Float64Array(parts.length);
+  parts.forEach((part, i) => {
+    linear[i] = model(name)!.margin(part);
+    head[i] = heads.get(name)!.logit(part);
+  });
+  return { linear, head };
+}
+const blended = (s: Scored, w: number): number => {
+  let best = -Infinity;
+  for (let i = 0; i < s.linear.length; i++) best = Math.max(best, s.linear[i]! + w * s.head[i]!);
+  return best;
+};
+const headAlone = (s: Scored): number => Math.max(...s.head);
+
+function catchAt(harmful: number[], benign: number[], target: number): number {
+  const sorted = [...benign].sort((a, b) => b - a);
+  const cut = sorted.length === 0 ? 0 : (sorted[Math.floor(sorted.length * (1 - target))] ?? -Infinity);
+  return harmful.filter((p) => p > cut).length;
+}
+
+if (values.timing) {
+  // µs per 280-character message for the heads alone (whole-text features of dev messages cut to 280 characters).
+  const texts = corpus().messages.filter((m) => m.split === 'dev' && m.text.length >= 280).slice(0, 500).map((m) => m.text.slice(0, 280));
+  const features = texts.map((t) => computeFeatures(t));
+  let sink = 0;
+  for (const name of policies) for (const f of features) sink += heads.get(name)!.logit(f);
+  const rounds = 20;
+  const started = process.hrtime.bigint();
+  for (let r = 0; r < rounds; r++) for (const name of policies) for (const f of features) sink += heads.get(name)!.logit(f);
+  const perMessage = Number(process.hrtime.bigint() - started) / 1000 / (rounds * features.length);
+  console.log(`heads ${policies.join(',')}: ${perMessage.toFixed(1)} µs per 280-character message for all ${policies.length} (${(perMessage / policies.length).toFixed(1)} µs per head; whole text; checksum ${sink.toFixed(3)})`);
+}
+
+if (!values.openai) {
+  const dev = corpus().messages.filter((m) => m.split === 'dev');
+  const target = Number(values.target);
+  const totals = new Map<string, { harmful: number; caught: number }>();
+  let checked = 0;
+  let mismatches = 0;
+  for (const name of policies) {
+    const harmful: Scored[] = [];
+    const benign: Scored[] = [];
+    for (const message of dev) {
+      const harm = message.labels.includes(name);
+      if (!harm && message.kind === 'harmful') continue;
+      const field = prepareText(null, message.text, true, defaultChannelPolicies());
+      const f = fieldFeatures(field.text, { fieldKey: null, original: message.text, analyses: field.analyses });
+      const s = scoreParts(name, f);
+      (harm ? harmful : benign).push(s);
+      // The linear score here must be the API's (context features on, same parts).
+      if (checked < 300 * policies.length && name === model(name)?.name) {
+        checked++;
+        const api = apiVerdict(name, message.text).probability;
+        if (Math.abs(api - 1 / (1 + Math.exp(-blended(s, 0)))) > 2e-6) mismatches++;
+      }
+    }
+    const report = (label: string, score: (s: Scored) => number) => {
+      const h = harmful.map(score);
+      const b = benign.map(score);
+      const auc = rocAuc([...h, ...b], [...h.map(() => 1), ...b.map(() => 0)]);
+      const caught = catchAt(h, b, target);
+      const key = `${label}`;
+      const t = totals.get(key) ?? { harmful: 0, caught: 0 };
+      totals.set(key, { harmful: t.harmful + h.length, caught: t.caught + caught });
+      console.log(`${name.padEnd(10)} ${label.padEnd(12)} AUC ${auc.toFixed(4)}  caught at ${target} left alone ${((100 * caught) / h.length).toFixed(1).padStart(5)}% (${caught}/${h.length}, benign ${b.length})`);
+    };
+    for (const w of GRID) report(w === 0 ? 'linear' : `lin+${w}·mlp`, (s) => blended(s, w));
+    report('mlp alone', headAlone);
+  }
+  for (const [label, t] of totals) console.log(`all ${policies.length} policies ${label.padEnd(12)} caught ${((100 * t.caught) / t.harmful).toFixed(2)}% (${t.caught}/${t.harmful})`);
+  console.log(`check: linear score = apiVerdict on ${checked} messages, ${mismatches} mismatches`);
+} else {
+  // OpenAI DEV half (one look): AUC per category, linear alone and blended with the weights of --blend (chosen on
+  // the corpus dev split). Categories whose policy has no head or no weight are scored linear alone twice.
+  const weights = new Map(values.blend.split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string]).map(([k, v]) => [k, Number(v)]));
+  const dev = openaiSamples().filter((sample) => openaiHalf(sample.prompt) === 'dev');
+  for (const [key, policyId, label] of OPENAI_CATEGORIES) {
+    const name = policyId as ModelName;
+    const items = dev.filter((s) => s[key] === 0 || s[key] === 1);
+    const labels = items.map((s) => s[key] as number);
+    const w = heads.has(name) ? (weights.get(name) ?? 0) : 0;
+    const scored = items.map((s) => (heads.has(name) ? scoreParts(name, fieldFeatures(s.prompt, { fieldKey: null, original: s.prompt, analyses: new Map() })) : null));
+    const linear = scored.map((s, i) => (s ? blended(s, 0) : 0 * i));
+    const mixed = scored.map((s) => (s ? blended(s, w) : 0));
+    const alone = scored.map((s) => (s ? headAlone(s) : 0));
+    console.log(`${label.padEnd(11)} (${key.padEnd(2)}) n ${String(items.length).padStart(4)} positives ${String(labels.filter((l) => l === 1).length).padStart(3)}  linear AUC ${rocAuc(linear, labels).toFixed(3)}  lin+${w}·mlp AUC ${rocAuc(mixed, labels).toFixed(3)}  mlp alone ${rocAuc(alone, labels).toFixed(3)}`);
+  }
+  recordLooks([OPENAI_DEV_HALF_LOOKS], values.note || 'training/dev-mlp.ts --openai');
+}
