@@ -9,6 +9,7 @@
  *   OPEN_MODERATION_DEV_HOLDOUT=1 OPEN_MODERATION_MODELS_DIR=/tmp/om-dev npx tsx training/dev-mlp.ts [--no-train] [--hidden 32] [--epochs 8]
  *   ... training/dev-mlp.ts --no-train --openai --blend violence=1,hate=0.5 --note "mlp: ..."   (OpenAI DEV half: counts one look)
  *
+ * With --residual the head learns on top of the linear model's out-of-fold margins (5 folds by a hash of the text).
  * The heads are written to the models folder as <policy>.omh (blend weight 1). Scratch folders have no manifest, so
  * loadModels switches the context features off: they are switched back on here, as the models were trained.
  */
@@ -26,8 +27,11 @@ import { apiVerdict, recordLooks } from '../scripts/eval-realistic.ts';
 import { DEV_HOLDOUT } from './datasets.ts';
 import { corpus } from './corpus.ts';
 import { rocAuc } from './metrics.ts';
-import { buildSpecs, pushSourceExamples, ISSUE27 } from './train-all.ts';
-import type { TrainingExample } from './logistic.ts';
+import { buildSpecs, conceptLimit, nbPowerOf, pushSourceExamples, ISSUE27, type ModelSpec } from './train-all.ts';
+import { trainLogistic, type TrainingExample } from './logistic.ts';
+import { decodeModel, encodeModel } from '../src/core/classifiers/linear-model.ts';
+import { EMBEDDING_BASE } from '../src/core/classifiers/features.ts';
+import { createHash } from 'node:crypto';
 import { trainMlp } from './mlp.ts';
 import { openaiHalf, openaiSamples, OPENAI_CATEGORIES, OPENAI_DEV_HALF_LOOKS } from './openai-split.ts';
 
@@ -44,6 +48,8 @@ const { values } = parseArgs({
     blend: { type: 'string', default: '' },
     note: { type: 'string', default: '' },
     timing: { type: 'boolean' },
+    /** Train the head on top of the linear model's out-of-fold margins (5 folds by text), not on its own. */
+    residual: { type: 'boolean' },
   },
 });
 if (!DEV_HOLDOUT) throw new Error('set OPEN_MODERATION_DEV_HOLDOUT=1: dev messages must stay out of training');
@@ -72,14 +78,39 @@ if (!values['no-train']) {
     const spec = specs.get(name)!;
     const started = Date.now();
     const examples: TrainingExample[] = [];
-    for (const source of spec.positives) pushSourceExamples(examples, source, 1, source.weight ?? 1, featurize);
-    for (const source of spec.negatives) pushSourceExamples(examples, source, 0, source.weight ?? 1, featurize);
+    const folds: number[] = [];
+    for (const [label, sources] of [[1, spec.positives], [0, spec.negatives]] as const)
+      for (const source of sources)
+        for (const text of source.texts) {
+          const before = examples.length;
+          pushSourceExamples(examples, { ...source, texts: [text] }, label, source.weight ?? 1, featurize);
+          // A text and its sentence groups share a fold (by the text itself, so a text in two sources does too).
+          const fold = createHash('sha256').update(text).digest()[0]! % 5;
+          for (let i = before; i < examples.length; i++) folds.push(fold);
+        }
     const featurized = Date.now();
-    const trained = trainMlp(examples, { seed: spec.seed, hidden: Number(values.hidden), epochs: Number(values.epochs), learningRate: Number(values.rate), l2: Number(values.l2) });
+    const offsets = values.residual ? outOfFoldMargins(spec, examples, folds) : undefined;
+    const oofDone = Date.now();
+    const trained = trainMlp(examples, { seed: spec.seed, hidden: Number(values.hidden), epochs: Number(values.epochs), learningRate: Number(values.rate), l2: Number(values.l2), offsets });
     writeFileSync(headPath(name), compressHead(encodeHead({ ...trained, blend: 1 })));
-    console.log(`${name}: head trained on ${examples.length} rows (featurized in ${featurized - started} ms, trained in ${Date.now() - featurized} ms)`);
+    console.log(`${name}: head trained on ${examples.length} rows (featurized in ${featurized - started} ms, out-of-fold margins in ${oofDone - featurized} ms, trained in ${Date.now() - oofDone} ms)`);
   }
 }
+/** The linear model's margin for each example from the model trained without its fold (options and decision cut as trainAll). */
+function outOfFoldMargins(spec: ModelSpec, examples: TrainingExample[], folds: number[]): Float64Array {
+  const options = { seed: spec.seed, epochs: spec.epochs ?? 6, l2: spec.l2, l2Dense: spec.l2Dense, maxClassWeight: spec.maxClassWeight, featureLimit: spec.embeddings === true ? conceptLimit() : EMBEDDING_BASE, nbPower: nbPowerOf(spec) };
+  const shift = ISSUE27 && spec.decisionCut !== undefined ? Math.log(spec.decisionCut / (1 - spec.decisionCut)) : 0;
+  const margins = new Float64Array(examples.length);
+  for (let fold = 0; fold < 5; fold++) {
+    const trained = trainLogistic(examples.filter((_, i) => folds[i] !== fold), options);
+    const linear = decodeModel(spec.name, encodeModel(trained.weights, trained.bias - shift));
+    examples.forEach((example, i) => {
+      if (folds[i] === fold) margins[i] = linear.margin(example.features);
+    });
+  }
+  return margins;
+}
+
 for (const name of policies) heads.set(name, decodeHead(name, readFileSync(headPath(name))));
 
 const GRID = [0, 0.25, 0.5, 0.75, 1, 1.5, 2];
@@ -155,7 +186,7 @@ if (!values.openai) {
       const key = `${label}`;
       const t = totals.get(key) ?? { harmful: 0, caught: 0 };
       totals.set(key, { harmful: t.harmful + h.length, caught: t.caught + caught });
-      console.log(`${name.padEnd(10)} ${label.padEnd(12)} AUC ${auc.toFixed(4)}  caught at ${target} left alone ${((100 * caught) / h.length).toFixed(1).padStart(5)}% (${caught}/${h.length}, benign ${b.length})`);
+      console.log(`${name.padEnd(10)} ${label.padEnd(12)} AUC ${auc.toFixed(5)}  caught at ${target} left alone ${((100 * caught) / h.length).toFixed(1).padStart(5)}% (${caught}/${h.length}, benign ${b.length})`);
     };
     for (const w of GRID) report(w === 0 ? 'linear' : `lin+${w}·mlp`, (s) => blended(s, w));
     report('mlp alone', headAlone);

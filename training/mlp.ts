@@ -17,6 +17,11 @@ export interface MlpOptions {
   l2?: number;
   batch?: number;
   maxClassWeight?: number;
+  /**
+   * Per example, a fixed margin the head's logit is added to while training (the linear model's out-of-fold margin):
+   * the head then learns what the linear model gets wrong on rows it did not see, not the whole task again.
+   */
+  offsets?: Float64Array;
 }
 
 export interface TrainedHead {
@@ -102,7 +107,7 @@ export function trainMlp(examples: TrainingExample[], options: MlpOptions): Trai
           const w = W1 + d * H;
           for (let j = 0; j < H; j++) h[j]! += params[w + j]! * v;
         }
-        let z = params[B2]!;
+        let z = params[B2]! + (options.offsets ? options.offsets[e]! : 0);
         for (let j = 0; j < H; j++) if (h[j]! > 0) z += params[W2 + j]! * h[j]!;
         const example = examples[e]!;
         const p = 1 / (1 + Math.exp(-z));
