@@ -32,7 +32,7 @@ import { trainLogistic, type TrainingExample } from './logistic.ts';
 import { decodeModel, encodeModel } from '../src/core/classifiers/linear-model.ts';
 import { EMBEDDING_BASE } from '../src/core/classifiers/features.ts';
 import { createHash } from 'node:crypto';
-import { trainMlp } from './mlp.ts';
+import { sparseLogit, trainMlp, trainSparseMlp, type SparseHead } from './mlp.ts';
 import { openaiHalf, openaiSamples, OPENAI_CATEGORIES, OPENAI_DEV_HALF_LOOKS } from './openai-split.ts';
 
 const { values } = parseArgs({
@@ -50,6 +50,12 @@ const { values } = parseArgs({
     timing: { type: 'boolean' },
     /** Train the head on top of the linear model's out-of-fold margins (5 folds by text), not on its own. */
     residual: { type: 'boolean' },
+    /**
+     * Step 2: a hidden layer over the hashed n-grams too (training/mlp.ts trainSparseMlp), kept in memory (not
+     * written); with --openai --blend auto the corpus dev split is scored first and each policy's blend weight is
+     * the one with the best corpus dev AUC.
+     */
+    sparse: { type: 'boolean' },
   },
 });
 if (!DEV_HOLDOUT) throw new Error('set OPEN_MODERATION_DEV_HOLDOUT=1: dev messages must stay out of training');
@@ -65,6 +71,8 @@ const partsOf = (name: ModelName, f: TextFeatures): TextFeatures[] =>
   SENTENCE_SCORED.has(name) && f.sentenceGroups.length > 0 ? f.sentenceGroups : f.chunks.length > 0 ? f.chunks : [f];
 
 const heads = new Map<ModelName, MlpHead>();
+const sparseHeads = new Map<ModelName, SparseHead>();
+const sparseBuffer = new Float64Array(1024);
 const headPath = (name: string) => resolve(MODELS_DIR, `${name}.omh`);
 if (!values['no-train']) {
   const specs = new Map(buildSpecs().map((spec) => [spec.name, spec]));
@@ -91,8 +99,11 @@ if (!values['no-train']) {
     const featurized = Date.now();
     const offsets = values.residual ? outOfFoldMargins(spec, examples, folds) : undefined;
     const oofDone = Date.now();
-    const trained = trainMlp(examples, { seed: spec.seed, hidden: Number(values.hidden), epochs: Number(values.epochs), learningRate: Number(values.rate), l2: Number(values.l2), offsets });
-    writeFileSync(headPath(name), compressHead(encodeHead({ ...trained, blend: 1 })));
+    if (values.sparse) sparseHeads.set(name, trainSparseMlp(examples, { seed: spec.seed, hidden: Number(values.hidden), epochs: Number(values.epochs), learningRate: Number(values.rate), l2: Number(values.l2) }));
+    else {
+      const trained = trainMlp(examples, { seed: spec.seed, hidden: Number(values.hidden), epochs: Number(values.epochs), learningRate: Number(values.rate), l2: Number(values.l2), offsets });
+      writeFileSync(headPath(name), compressHead(encodeHead({ ...trained, blend: 1 })));
+    }
     console.log(`${name}: head trained on ${examples.length} rows (featurized in ${featurized - started} ms, out-of-fold margins in ${oofDone - featurized} ms, trained in ${Date.now() - oofDone} ms)`);
   }
 }
@@ -111,7 +122,9 @@ function outOfFoldMargins(spec: ModelSpec, examples: TrainingExample[], folds: n
   return margins;
 }
 
-for (const name of policies) heads.set(name, decodeHead(name, readFileSync(headPath(name))));
+if (!values.sparse) for (const name of policies) heads.set(name, decodeHead(name, readFileSync(headPath(name))));
+const headLogit = (name: ModelName, part: TextFeatures): number => (values.sparse ? sparseLogit(sparseHeads.get(name)!, part, sparseBuffer) : heads.get(name)!.logit(part));
+const hasHead = (name: ModelName): boolean => heads.has(name) || sparseHeads.has(name);
 
 const GRID = [0, 0.25, 0.5, 0.75, 1, 1.5, 2];
 /** Per part: linear margin and head logit; a text's score for blend w is the max over its parts of lin + w·head. */
@@ -125,7 +138,7 @@ function scoreParts(name: ModelName, f: TextFeatures): Scored {
   const head = new Float64Array(parts.length);
   parts.forEach((part, i) => {
     linear[i] = model(name)!.margin(part);
-    head[i] = heads.get(name)!.logit(part);
+    head[i] = headLogit(name, part);
   });
   return { linear, head };
 }
@@ -147,15 +160,17 @@ if (values.timing) {
   const texts = corpus().messages.filter((m) => m.split === 'dev' && m.text.length >= 280).slice(0, 500).map((m) => m.text.slice(0, 280));
   const features = texts.map((t) => computeFeatures(t));
   let sink = 0;
-  for (const name of policies) for (const f of features) sink += heads.get(name)!.logit(f);
+  for (const name of policies) for (const f of features) sink += headLogit(name, f);
   const rounds = 20;
   const started = process.hrtime.bigint();
-  for (let r = 0; r < rounds; r++) for (const name of policies) for (const f of features) sink += heads.get(name)!.logit(f);
+  for (let r = 0; r < rounds; r++) for (const name of policies) for (const f of features) sink += headLogit(name, f);
   const perMessage = Number(process.hrtime.bigint() - started) / 1000 / (rounds * features.length);
   console.log(`heads ${policies.join(',')}: ${perMessage.toFixed(1)} µs per 280-character message for all ${policies.length} (${(perMessage / policies.length).toFixed(1)} µs per head; whole text; checksum ${sink.toFixed(3)})`);
 }
 
-if (!values.openai) {
+const auto = values.blend === 'auto';
+const chosen = new Map<string, number>();
+if (!values.openai || auto) {
   const dev = corpus().messages.filter((m) => m.split === 'dev');
   const target = Number(values.target);
   const totals = new Map<string, { harmful: number; caught: number }>();
@@ -178,32 +193,39 @@ if (!values.openai) {
         if (Math.abs(api - 1 / (1 + Math.exp(-blended(s, 0)))) > 2e-6) mismatches++;
       }
     }
-    const report = (label: string, score: (s: Scored) => number) => {
+    let bestAuc = -1;
+    const report = (label: string, score: (s: Scored) => number, w?: number) => {
       const h = harmful.map(score);
       const b = benign.map(score);
       const auc = rocAuc([...h, ...b], [...h.map(() => 1), ...b.map(() => 0)]);
       const caught = catchAt(h, b, target);
+      if (w !== undefined && auc > bestAuc + 1e-9) {
+        bestAuc = auc;
+        chosen.set(name, w);
+      }
       const key = `${label}`;
       const t = totals.get(key) ?? { harmful: 0, caught: 0 };
       totals.set(key, { harmful: t.harmful + h.length, caught: t.caught + caught });
       console.log(`${name.padEnd(10)} ${label.padEnd(12)} AUC ${auc.toFixed(5)}  caught at ${target} left alone ${((100 * caught) / h.length).toFixed(1).padStart(5)}% (${caught}/${h.length}, benign ${b.length})`);
     };
-    for (const w of GRID) report(w === 0 ? 'linear' : `lin+${w}·mlp`, (s) => blended(s, w));
+    for (const w of GRID) report(w === 0 ? 'linear' : `lin+${w}·mlp`, (s) => blended(s, w), w);
     report('mlp alone', headAlone);
   }
   for (const [label, t] of totals) console.log(`all ${policies.length} policies ${label.padEnd(12)} caught ${((100 * t.caught) / t.harmful).toFixed(2)}% (${t.caught}/${t.harmful})`);
   console.log(`check: linear score = apiVerdict on ${checked} messages, ${mismatches} mismatches`);
-} else {
+  console.log(`blend weights with the best corpus dev AUC: ${[...chosen].map(([k, v]) => `${k}=${v}`).join(',')}`);
+}
+if (values.openai) {
   // OpenAI DEV half (one look): AUC per category, linear alone and blended with the weights of --blend (chosen on
   // the corpus dev split). Categories whose policy has no head or no weight are scored linear alone twice.
-  const weights = new Map(values.blend.split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string]).map(([k, v]) => [k, Number(v)]));
+  const weights = auto ? chosen : new Map(values.blend.split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string]).map(([k, v]) => [k, Number(v)]));
   const dev = openaiSamples().filter((sample) => openaiHalf(sample.prompt) === 'dev');
   for (const [key, policyId, label] of OPENAI_CATEGORIES) {
     const name = policyId as ModelName;
     const items = dev.filter((s) => s[key] === 0 || s[key] === 1);
     const labels = items.map((s) => s[key] as number);
-    const w = heads.has(name) ? (weights.get(name) ?? 0) : 0;
-    const scored = items.map((s) => (heads.has(name) ? scoreParts(name, fieldFeatures(s.prompt, { fieldKey: null, original: s.prompt, analyses: new Map() })) : null));
+    const w = hasHead(name) ? (weights.get(name) ?? 0) : 0;
+    const scored = items.map((s) => (hasHead(name) ? scoreParts(name, fieldFeatures(s.prompt, { fieldKey: null, original: s.prompt, analyses: new Map() })) : null));
     const linear = scored.map((s, i) => (s ? blended(s, 0) : 0 * i));
     const mixed = scored.map((s) => (s ? blended(s, w) : 0));
     const alone = scored.map((s) => (s ? headAlone(s) : 0));
