@@ -12,6 +12,33 @@
  * With --residual the head learns on top of the linear model's out-of-fold margins (5 folds by a hash of the text).
  * The heads are written to the models folder as <policy>.omh (blend weight 1). Scratch folders have no manifest, so
  * loadModels switches the context features off: they are switched back on here, as the models were trained.
+ *
+ * Results (2026-11-27, linear models of training/dev-corpus.ts trained with the dev split held out; the corpus dev
+ * split: 18,523 messages, 9,360 benign; AUC, and caught at the cut leaving 96 % of benign alone). The blend weight of
+ * each policy is the grid value with the best corpus dev AUC (0 = no head); the OpenAI dev half was scored once per
+ * variant with those weights (one look each, evaluation/looked-at.json).
+ *
+ *   variant (command)                               toxicity          hate              violence          sexual            self_harm
+ *   linear alone                                    0.9660 80.3 %     0.9832 90.3 %     0.9776 86.9 %     0.9852 91.9 %     0.9788 86.6 %
+ *   1a residual heads, hidden 16 (--residual        w .75: 0.9686     w .75: 0.9851     w .5: 0.9793      w 0 (0.25: .9850) w .5: 0.9798
+ *      --hidden 16), stacked on 5-fold OOF margins  81.9 %            91.3 %            89.0 %                              88.2 %
+ *   1b independent heads, hidden 16 (--hidden 16)   w .25: 0.9678     w 0 (0.25: .9827) w .25: 0.9787     w 0 (0.25: .9838) w .25: 0.9796
+ *                                                   81.0 %                              87.8 %                              87.4 %
+ *   2  hidden 16 over hashed n-grams + dense        w .5: 0.9684      w .25: 0.9838     w .25: 0.9787
+ *      (--sparse --epochs 3 --rate 0.05 --l2 1e-6)  81.1 %            90.4 %            87.3 %
+ *   (a first run of 1b with hidden 32: toxicity 0.9683, violence 0.9790, self_harm 0.9794 at w .25; hate and sexual no gain.)
+ *   caught over the 5 policies (10,023 harmful): linear 84.64 %, 1a at w .75 86.01 %, 1b at w .25 85.11 %; over
+ *   toxicity/hate/violence (7,924): linear 83.47 %, 2 at w .25 84.17 %.
+ *
+ *   OpenAI dev half, linear → blended (head alone):  S           H                   HR                  V                   SH
+ *   1a                                              (no head)   0.866 → 0.859       0.849 → 0.837       0.823 → 0.822       0.948 → 0.950
+ *   1b                                              (no head;   (no head; alone     0.849 → 0.855       0.823 → 0.840       0.948 → 0.955
+ *                                                   alone .938) .828)               (.776)              (.793)              (.927)
+ *   2                                               —           0.866 → 0.877 (.861) 0.849 → 0.848 (.804) 0.823 → 0.831 (.832) —
+ *
+ * Cost of a head per 280-character message (whole text, --timing, on the shared host): hidden 32 dense 23.8 µs;
+ * hidden 16 dense 7.7–13.4 µs (two runs); the hashed-n-gram head 105 µs (its 2^18 × 16 table misses the cache).
+ * No variant improved the OpenAI dev half's V or H by 0.02: not shipped.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -138,7 +165,7 @@ function scoreParts(name: ModelName, f: TextFeatures): Scored {
   const head = new Float64Array(parts.length);
   parts.forEach((part, i) => {
     linear[i] = model(name)!.margin(part);
-    head[i] = headLogit(name, part);
+    head[i] = hasHead(name) ? headLogit(name, part) : 0;
   });
   return { linear, head };
 }
@@ -225,10 +252,10 @@ if (values.openai) {
     const items = dev.filter((s) => s[key] === 0 || s[key] === 1);
     const labels = items.map((s) => s[key] as number);
     const w = hasHead(name) ? (weights.get(name) ?? 0) : 0;
-    const scored = items.map((s) => (hasHead(name) ? scoreParts(name, fieldFeatures(s.prompt, { fieldKey: null, original: s.prompt, analyses: new Map() })) : null));
-    const linear = scored.map((s, i) => (s ? blended(s, 0) : 0 * i));
-    const mixed = scored.map((s) => (s ? blended(s, w) : 0));
-    const alone = scored.map((s) => (s ? headAlone(s) : 0));
+    const scored = items.map((s) => scoreParts(name, fieldFeatures(s.prompt, { fieldKey: null, original: s.prompt, analyses: new Map() })));
+    const linear = scored.map((s) => blended(s, 0));
+    const mixed = scored.map((s) => blended(s, w));
+    const alone = scored.map((s) => headAlone(s));
     console.log(`${label.padEnd(11)} (${key.padEnd(2)}) n ${String(items.length).padStart(4)} positives ${String(labels.filter((l) => l === 1).length).padStart(3)}  linear AUC ${rocAuc(linear, labels).toFixed(3)}  lin+${w}·mlp AUC ${rocAuc(mixed, labels).toFixed(3)}  mlp alone ${rocAuc(alone, labels).toFixed(3)}`);
   }
   recordLooks([OPENAI_DEV_HALF_LOOKS], values.note || 'training/dev-mlp.ts --openai');

@@ -1,5 +1,9 @@
 /**
- * Issue #27: a small non-linear head beside a linear model. One hidden layer (ReLU) over the DENSE part of the
+ * Issue #27 experiment (training/dev-mlp.ts), NOT loaded by the service: models.ts and policies.ts do not read
+ * heads, because on the OpenAI dev half the heads did not improve violence or hate by the 0.02 required to ship them
+ * (figures in training/dev-mlp.ts).
+ *
+ * A small non-linear head beside a linear model. One hidden layer (ReLU) over the DENSE part of the
  * feature vector (structural, lexicon, interaction, embedding mean+max and concept features: every index at or
  * above HASH_SIZE); its output logit is added to the linear model's margin, times a blend weight:
  *
