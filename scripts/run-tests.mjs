@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every unit test (src/**/*.test.ts) and API-level test (test/**/*.test.ts)
+// Runs every unit test (src/**/*.test.ts, training/**/*.test.ts) and API-level test (test/**/*.test.ts)
 // with node's test runner, and fails when no test ran at all.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -24,7 +24,7 @@ function collect(dir) {
 }
 
 const filter = process.argv.slice(2);
-let files = [...collect('src'), ...collect('test')].sort();
+let files = [...collect('src'), ...collect('training'), ...collect('test')].sort();
 if (filter.length > 0) files = files.filter((f) => filter.some((part) => f.includes(part)));
 if (files.length === 0) {
   console.error('No test files found.');

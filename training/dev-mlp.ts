@@ -1,5 +1,5 @@
 /**
- * Issue #27's experiment with a small non-linear head (src/core/classifiers/mlp-head.ts, training/mlp.ts) beside
+ * Issue #27's experiment with a small non-linear head (training/mlp-head.ts, training/mlp.ts) beside
  * the linear models: trains a head per policy on the same rows and weights as that policy's linear model (the
  * corpus dev split held out), then scores the corpus dev split with the linear model alone and with
  * linear margin + w × head logit for a grid of blend weights w (and the head alone), per policy: ROC AUC and the

@@ -1,5 +1,5 @@
 /**
- * Issue #27: trains the one-hidden-layer head of src/core/classifiers/mlp-head.ts over the dense features of the
+ * Issue #27: trains the one-hidden-layer head of training/mlp-head.ts over the dense features of the
  * same rows and weights a linear model trains on. Deterministic: seeded initialisation and shuffling (mulberry32),
  * plain double-precision JS arithmetic in a fixed order, so the same inputs give the same weights bit for bit.
  * Mini-batch Adam on the class-balanced logistic loss (the positive class up-weighted as in logistic.ts), L2 on
