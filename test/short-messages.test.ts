@@ -5,9 +5,9 @@ import { startTestServer, type TestServer } from './helpers.ts';
 
 // Lone symbols, emoji and one-word replies that no training line shares (training/probes/short.txt). Round 5's models
 // (issue #27) flagged 10 of the 48 on the default channel ("🙂👍" as severe toxicity and violence, "ta" as toxicity);
-// round 7's flag 3 (a slight smile beside another emoji, which threats in the corpus end with, and "ta"); round 8's
-// flag 1 ("🔥👏" as violence), after benign messages with smileys were written and the hashed n-grams of very short
-// texts were scaled as if they had 16. The bound keeps that from growing back.
+// round 7's flag 3 (a slight smile beside another emoji, which threats in the corpus end with, and "ta"); after benign
+// messages with smileys were written and the hashed n-grams of very short texts were scaled as if they had 16, round
+// 8's models flagged 1 ("🔥👏" as violence) and round 9's none. The bound keeps that from growing back.
 const MOST_FLAGGED = 1;
 const probe = readFileSync(new URL('../training/probes/short.txt', import.meta.url), 'utf8')
   .split('\n')
