@@ -42,17 +42,15 @@ export function denseRows(examples: TrainingExample[]): Float32Array {
   return rows;
 }
 
-export function trainMlp(examples: TrainingExample[], options: MlpOptions): TrainedHead {
+/**
+ * The examples' dense rows standardized in place (unweighted mean and deviation over the rows; a constant input keeps
+ * deviation 1), with the positive class's weight: the weighted negatives over the weighted positives, clamped to
+ * [1 / maxClassWeight, maxClassWeight].
+ */
+function standardizedRows(examples: TrainingExample[], maxClassWeight: number): { x: Float64Array; mean: Float64Array; deviation: Float64Array; positiveWeight: number } {
   const D = DENSE_INPUTS;
-  const H = options.hidden ?? 32;
-  const epochs = options.epochs ?? 8;
-  const rate = options.learningRate ?? 1e-3;
-  const l2 = options.l2 ?? 1e-4;
-  const batch = options.batch ?? 32;
-  const maxClassWeight = options.maxClassWeight ?? 8;
   const n = examples.length;
   const x = denseRows(examples);
-  // Standardize (unweighted mean and deviation over the rows).
   const mean = new Float64Array(D);
   const deviation = new Float64Array(D);
   for (let e = 0; e < n; e++) for (let d = 0; d < D; d++) mean[d]! += x[e * D + d]!;
@@ -67,10 +65,22 @@ export function trainMlp(examples: TrainingExample[], options: MlpOptions): Trai
     deviation[d] = s > 1e-6 ? s : 1;
   }
   for (let e = 0; e < n; e++) for (let d = 0; d < D; d++) x[e * D + d] = (x[e * D + d]! - mean[d]!) / deviation[d]!;
-
   const positives = examples.filter((e) => e.label === 1).reduce((sum, e) => sum + (e.weight ?? 1), 0);
   const negatives = examples.filter((e) => e.label === 0).reduce((sum, e) => sum + (e.weight ?? 1), 0);
   const positiveWeight = Math.min(maxClassWeight, Math.max(1 / maxClassWeight, negatives / Math.max(positives, 1)));
+  return { x, mean, deviation, positiveWeight };
+}
+
+export function trainMlp(examples: TrainingExample[], options: MlpOptions): TrainedHead {
+  const D = DENSE_INPUTS;
+  const H = options.hidden ?? 32;
+  const epochs = options.epochs ?? 8;
+  const rate = options.learningRate ?? 1e-3;
+  const l2 = options.l2 ?? 1e-4;
+  const batch = options.batch ?? 32;
+  const maxClassWeight = options.maxClassWeight ?? 8;
+  const n = examples.length;
+  const { x, mean, deviation, positiveWeight } = standardizedRows(examples, maxClassWeight);
 
   const random = mulberry32(options.seed);
   const P = D * H + 2 * H + 1; // W1 (input-major), b1, w2, b2
@@ -177,24 +187,7 @@ export function trainSparseMlp(examples: TrainingExample[], options: MlpOptions)
   const l2 = options.l2 ?? 1e-6;
   const maxClassWeight = options.maxClassWeight ?? 8;
   const n = examples.length;
-  const x = denseRows(examples);
-  const mean = new Float64Array(D);
-  const deviation = new Float64Array(D);
-  for (let e = 0; e < n; e++) for (let d = 0; d < D; d++) mean[d]! += x[e * D + d]!;
-  for (let d = 0; d < D; d++) mean[d]! /= Math.max(1, n);
-  for (let e = 0; e < n; e++)
-    for (let d = 0; d < D; d++) {
-      const c = x[e * D + d]! - mean[d]!;
-      deviation[d]! += c * c;
-    }
-  for (let d = 0; d < D; d++) {
-    const s = Math.sqrt(deviation[d]! / Math.max(1, n));
-    deviation[d] = s > 1e-6 ? s : 1;
-  }
-  for (let e = 0; e < n; e++) for (let d = 0; d < D; d++) x[e * D + d] = (x[e * D + d]! - mean[d]!) / deviation[d]!;
-  const positives = examples.filter((e) => e.label === 1).reduce((sum, e) => sum + (e.weight ?? 1), 0);
-  const negatives = examples.filter((e) => e.label === 0).reduce((sum, e) => sum + (e.weight ?? 1), 0);
-  const positiveWeight = Math.min(maxClassWeight, Math.max(1 / maxClassWeight, negatives / Math.max(positives, 1)));
+  const { x, mean, deviation, positiveWeight } = standardizedRows(examples, maxClassWeight);
   const random = mulberry32(options.seed);
   const table = new Float64Array(HASH_SIZE * H);
   const tableG = new Float64Array(HASH_SIZE * H);
