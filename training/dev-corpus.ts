@@ -15,11 +15,10 @@
 import { parseArgs } from 'node:util';
 import { MODELS_DIR } from '../src/core/classifiers/paths.ts';
 import { loadModels } from '../src/core/classifiers/index.ts';
-import { setContextFeatures } from '../src/core/classifiers/features.ts';
 import { DEV_HOLDOUT } from './datasets.ts';
 import { corpus, describeCorpus, CORPUS_POLICIES, CORPUS_LANGUAGES } from './corpus.ts';
 import { rocAuc } from './metrics.ts';
-import { buildSpecs, trainAll, ISSUE27 } from './train-all.ts';
+import { buildSpecs, trainAll } from './train-all.ts';
 import { apiVerdict } from '../scripts/eval-realistic.ts';
 
 const { values } = parseArgs({ options: { 'no-train': { type: 'boolean' }, only: { type: 'string' }, target: { type: 'string', default: '0.96' } } });
@@ -33,9 +32,6 @@ if (!values['no-train']) {
   console.log(`trained in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 loadModels(MODELS_DIR);
-// A scratch folder has no manifest.json, so loadModels switched the context features off: the models were trained
-// with them (trainAll), so they are switched back on (else every dev score comes from features the models never saw).
-setContextFeatures(ISSUE27);
 const dev = load.messages.filter((m) => m.split === 'dev');
 /** Where the writers' file names for a policy's look-alikes do not follow "negatives-<policy without _>". */
 const OWN_LOOK_ALIKE_FILES: Partial<Record<string, string>> = { self_promotion: 'negatives-selfpromo', toxicity_severe: 'negatives-toxicity' };

@@ -10,8 +10,8 @@
  *   ... training/dev-mlp.ts --no-train --openai --blend violence=1,hate=0.5 --note "mlp: ..."   (OpenAI DEV half: counts one look)
  *
  * With --residual the head learns on top of the linear model's out-of-fold margins (5 folds by a hash of the text).
- * The heads are written to the models folder as <policy>.omh (blend weight 1). Scratch folders have no manifest, so
- * loadModels switches the context features off: they are switched back on here, as the models were trained.
+ * The heads are written to the models folder as <policy>.omh (blend weight 1). The scratch folder's manifest.json
+ * (written by trainAll) tells loadModels which featurizer settings the models were trained with.
  *
  * Results (2026-11-27, linear models of training/dev-corpus.ts trained with the dev split held out; the corpus dev
  * split: 18,523 messages, 9,360 benign; AUC, and caught at the cut leaving 96 % of benign alone). The blend weight of
@@ -44,7 +44,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MODELS_DIR } from '../src/core/classifiers/paths.ts';
-import { computeFeatures, setContextFeatures, type TextFeatures } from '../src/core/classifiers/features.ts';
+import { computeFeatures, type TextFeatures } from '../src/core/classifiers/features.ts';
 import { loadModels, model, type ModelName } from '../src/core/classifiers/models.ts';
 import { fieldFeatures } from '../src/core/classifiers/policies.ts';
 import { compressHead, decodeHead, encodeHead, type MlpHead } from './mlp-head.ts';
@@ -89,7 +89,6 @@ if (!DEV_HOLDOUT) throw new Error('set OPEN_MODERATION_DEV_HOLDOUT=1: dev messag
 if (!process.env.OPEN_MODERATION_MODELS_DIR) throw new Error('set OPEN_MODERATION_MODELS_DIR to the scratch folder of training/dev-corpus.ts');
 if (!existsSync(resolve(MODELS_DIR, 'violence.oml'))) throw new Error(`no linear models in ${MODELS_DIR}: run training/dev-corpus.ts first`);
 loadModels(MODELS_DIR);
-setContextFeatures(ISSUE27);
 
 const policies = values.policies.split(',') as ModelName[];
 const SENTENCE_SCORED = new Set(['violence', 'self_harm', 'hate']);

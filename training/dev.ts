@@ -13,13 +13,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 process.env.OPEN_MODERATION_DEV_HOLDOUT = '1';
-const { trainAll, passages, ISSUE27 } = await import('./train-all.ts');
+const { trainAll, passages } = await import('./train-all.ts');
 const { davidson, hasLink, probeLines, ownSentences, smsSpam, youtubeSpam } = await import('./datasets.ts');
 const { expandIdentityTemplates } = await import('./identity.ts');
 const { obfuscate } = await import('./obfuscate.ts');
 const { averagePrecision, rocAuc, thresholdMetrics } = await import('./metrics.ts');
 const { lexiconHits, lexiconIndex } = await import('../src/core/classifiers/lexicons.ts');
-const { tokensOf, setContextFeatures } = await import('../src/core/classifiers/features.ts');
+const { tokensOf } = await import('../src/core/classifiers/features.ts');
 const { loadModels } = await import('../src/core/classifiers/models.ts');
 const { classifierPolicies } = await import('../src/core/classifiers/index.ts');
 
@@ -28,8 +28,6 @@ const only = values.only ? new Set(values.only.split(',')) : new Set(['toxicity'
 const directory = mkdtempSync(join(tmpdir(), 'om-dev-'));
 const { calibrations } = trainAll(directory, only, () => {});
 loadModels(directory);
-// The scratch folder has no manifest.json, so loadModels switched the context features off; the models were trained with them.
-setContextFeatures(ISSUE27);
 const policies = new Map(classifierPolicies.map((p) => [p.id, p]));
 const probability = (policyId: string, text: string): number =>
   (policies.get(policyId)!.evaluate(text, { id: policyId, flag: true }, { fieldKey: null, original: text, analyses: new Map() }) as { probability: number }).probability;

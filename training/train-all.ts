@@ -707,5 +707,9 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
     },
     models,
   };
+  // Written here too, not only by scripts/train.ts (which adds the provenance and writes it again): loadModels reads
+  // the featurizer settings from it, and a scratch folder of training/dev-*.ts without it loaded with the context
+  // features off, so rounds 1–7 read their dev cuts off scores the models never produce.
+  writeFileSync(resolve(outputDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   return { manifest, calibrations };
 }

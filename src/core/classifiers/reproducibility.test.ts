@@ -25,6 +25,9 @@ test('retraining reproduces the committed weights byte for byte', () => {
     const vectors = (JSON.parse(readFileSync(resolve(REPO_ROOT, 'models/manifest.json'), 'utf8')) as { wordVectors: { file: string; sha256: string } }).wordVectors;
     assert.equal(sha256(readFileSync(join(directory, vectors.file))), vectors.sha256, 'word vectors manifest hash');
     assert.equal(sha256(readFileSync(join(directory, vectors.file))), sha256(readFileSync(resolve(REPO_ROOT, 'models', vectors.file))), 'word vectors');
+    // A folder trained into declares the featurizer it was trained with, so loading it from there scores as trained.
+    const featurizer = (path: string) => (JSON.parse(readFileSync(path, 'utf8')) as { featurizer: unknown }).featurizer;
+    assert.deepEqual(featurizer(join(directory, 'manifest.json')), featurizer(resolve(REPO_ROOT, 'models/manifest.json')));
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
