@@ -18,6 +18,7 @@ import { trainLogistic, mulberry32, type TrainingExample } from './logistic.ts';
 import { expandIdentityTemplates } from './identity.ts';
 import { buildProfanityTerms } from './wordlists.ts';
 import { obfuscate } from './obfuscate.ts';
+import { lengthBalanced } from './length-balance.ts';
 
 /**
  * Appends a source's training examples to `out`: each non-blank text (unless `skip` says so) and,
@@ -63,6 +64,8 @@ export interface ModelSpec {
    * by its log-odds, so that the policy's threshold of 0.5 falls there.
    */
   decisionCut?: number;
+  /** Weights each length band to the overall share of positives (training/length-balance.ts). */
+  lengthBalance?: boolean;
   /** Uses the dense embedding features (chosen per model on training/dev.ts, for sexual on dev-transfer.ts); otherwise their weights stay zero. */
   embeddings?: boolean;
   /** Hashed n-grams scaled by |naive-Bayes log-count ratio|^nbPower while training (training/logistic.ts); 0: off. */
@@ -118,6 +121,7 @@ export interface ManifestModel {
   bytes: number;
   examples: { positive: number; negative: number };
   embeddings: boolean;
+  lengthBalanced?: boolean;
   sources: { positive: string[]; negative: string[] };
 }
 
@@ -247,6 +251,15 @@ function publicSource(examples: PublicExample[], policy: PublicPolicy, value: 0 
     name: `${sources.join('+')}:${value ? policy : `not ${policy}`}`,
     texts: examples.filter((e) => e[policy] === value && sources.includes(e.source)).map((e) => e.text),
     weight,
+  };
+}
+
+/** Public-set posts no set judged violent (EDOS judges threats; the others mark only the threatening) and without a violent word. */
+function publicNotViolent(examples: PublicExample[]): Pick<Source, 'name' | 'texts'> {
+  const sources = ['edos', 'implicit-hate', 'online-misogyny'];
+  return {
+    name: `${sources.join('+')}:not violence (without violent words, +their sentence groups)`,
+    texts: withoutViolentWords(examples.filter((e) => e.violence !== 1 && sources.includes(e.source)).map((e) => e.text)),
   };
 }
 
@@ -381,7 +394,14 @@ export function buildSpecs(): ModelSpec[] {
       // EDOS and the misogyny set judge sexism only: their other posts may still attack other groups, so they weigh less.
       negatives: [publicSource(pub, 'hate', 0, ['implicit-hate']), publicSource(pub, 'hate', 0, ['edos', 'online-misogyny'], 0.5)],
     },
-    violence: { positives: [publicSource(pub, 'violence', 1, ['edos', 'implicit-hate', 'online-misogyny'])], negatives: [] },
+    violence: {
+      positives: [publicSource(pub, 'violence', 1, ['edos', 'implicit-hate', 'online-misogyny'])],
+      // Session 6: real forum, Gab, Reddit and Twitter posts that no set judged violent and that carry no violent word,
+      // with their sentence groups. In the corpus a fifth to a quarter of the messages of 32 words or more are violent
+      // (4 % of those under 8), and the model had learnt length as evidence: an ordinary 18-word sentence ("She
+      // flipped her hair ... her body.") scored 0.99.
+      negatives: [{ ...publicNotViolent(pub), groups: true }],
+    },
     sexual: { positives: [publicSource(pub, 'sexual', 1, ['convabuse'])], negatives: [publicSource(pub, 'sexual', 0, ['convabuse'])] },
     self_harm: { positives: [publicSource(pub, 'self_harm', 1, ['cssrs-reddit'], 0.3)], negatives: [publicSource(pub, 'self_harm', 0, ['cssrs-reddit'])] },
   };
@@ -407,7 +427,7 @@ export function buildSpecs(): ModelSpec[] {
       // left 94.5 % of the sealed set's benign judgements alone). Round 2's cuts at
       // 0.94 caught 85.5 % of the sealed set's harm but left only 92.8 % of its benign judgements alone (issue: 85 % /
       // 95 %); decision round 3 moved them (docs/evaluation-classifiers.md).
-      decisionCut: 0.436,
+      decisionCut: 0.450,
       embeddings: true,
       seed: 114,
       // Issue #27: severe abuse as the corpus defines it (threats of serious harm, telling someone to kill themselves,
@@ -420,15 +440,18 @@ export function buildSpecs(): ModelSpec[] {
       // Round 10: the hand-written identity-benign lines weigh 2 here, not 4 as for hate: with round 10's anger, grief and
       // debate lines about groups at 4, toxicity trained without ToxiGen ranked it worse (training/dev-transfer.ts 0.826 → 0.808; 0.821 at 2).
       name: 'toxicity',
-      decisionCut: 0.740,
+      decisionCut: 0.742,
       seed: 101,
       positives: [davHate, davOffensive, olidOff, { ...hatEvalHate, weight: 0.5 }, { ...harassment, weight: 3 }, identityHate, toxHate, hateOwn],
       negatives: [everyday, chatHam, davNeither, olidNot, hatEvalNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 2 }, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, selfHarm, sexual, { ...generalTweets, weight: 0.5 }],
     },
     {
       name: 'hate',
-      decisionCut: 0.552,
+      decisionCut: 0.515,
       embeddings: true,
+      // Session 6 (with violence): each length band weighted to the overall share of positives. Corpus dev AUC 0.983
+      // either way; OpenAI dev half H 0.868 → 0.871 (training/dev-openai.ts on OPEN_MODERATION_LENGTH_BALANCE=all runs).
+      lengthBalance: true,
       seed: 102,
       positives: [{ ...davHate, weight: 2 }, { ...hatEvalHate, weight: 0.2 }, toxHate, identityHate, hateOwn, ...(obfuscation ? [obfuscatedHate] : [])],
       negatives: [everyday, chatHam, paragraphs, otherHarm, { ...davOffensive, weight: 0.2 }, davNeither, hatEvalNot, olidNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 4 }, harassment, nonProtectedAbuse, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, ...(obfuscation ? [{ ...obfuscatedBenign, weight: 2 }] : [])],
@@ -450,7 +473,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'sexual',
-      decisionCut: 0.423,
+      decisionCut: 0.416,
       embeddings: true,
       seed: 103,
       positives: [{ ...sexual, weight: 2 }],
@@ -461,8 +484,13 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'violence',
-      decisionCut: 0.611,
+      decisionCut: 0.442,
       embeddings: true,
+      // Session 6: length-balanced, and the public sets' posts without a violent word as negatives (publicNotViolent).
+      // Dev runs of training/dev-corpus.ts and training/dev-openai.ts, before → length-balanced → and those negatives:
+      // corpus dev AUC 0.977 → 0.977 → 0.975, caught at the 0.97 mixed cut 79.0 → 77.8 → 78.3 %; OpenAI dev half V
+      // 0.811 → 0.816 → 0.839 (0.836 with those negatives at half weight).
+      lengthBalance: true,
       seed: 104,
       positives: [violence, violentHate, violentTweets],
       negatives: [everyday, chatHam, paragraphs, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, violenceContext, sexual, selfHarm, harassment, ...[davNeither, davOffensive, olidNot, { ...olidOff, weight: 0.5 }, hatEvalNot, generalTweets].map(notViolent), toxNeutral, identityNeutral, identityBenignOwn, nonViolentAbuse],
@@ -471,7 +499,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'self_harm',
-      decisionCut: 0.770,
+      decisionCut: 0.769,
       embeddings: true,
       seed: 105,
       positives: [selfHarm],
@@ -487,7 +515,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'spam',
-      decisionCut: 0.386,
+      decisionCut: 0.347,
       embeddings: true,
       seed: 107,
       // Round 12: NBSVM-style scaling (5-fold CV F1 0.9628 → 0.9653, AUC 0.9943 → 0.9948, AP 0.9834 → 0.9861; power 0.5
@@ -616,6 +644,7 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
   log(`word vectors: ${extracted.words} words, ${vectorsFile.length} bytes in ${Date.now() - vectorsStarted} ms`);
   // training/dev.ts comparisons: 'all', 'none' or a comma list overrides the per-model choice.
   const embeddingOverride = process.env.OPEN_MODERATION_EMBEDDING_MODELS;
+  const lengthBalanceOverride = process.env.OPEN_MODERATION_LENGTH_BALANCE;
 
   const cache = new Map<string, TextFeatures>();
   const featurize = (text: string): TextFeatures => {
@@ -632,11 +661,12 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
   for (const spec of specs) {
     if (only && !only.has(spec.name)) continue;
     const started = Date.now();
+    const balanceLengths = lengthBalanceOverride !== undefined ? lengthBalanceOverride === 'all' || lengthBalanceOverride.split(',').includes(spec.name) : spec.lengthBalance === true;
     const collect = (positives: Source[], negatives: Source[]): TrainingExample[] => {
       const out: TrainingExample[] = [];
       for (const source of positives) pushSourceExamples(out, source, 1, source.weight ?? 1, featurize);
       for (const source of negatives) pushSourceExamples(out, source, 0, source.weight ?? 1, featurize);
-      return out;
+      return balanceLengths ? lengthBalanced(out) : out;
     };
     const embeddings = embeddingOverride !== undefined ? embeddingOverride === 'all' || embeddingOverride.split(',').includes(spec.name) : spec.embeddings === true;
     const options = { seed: spec.seed, epochs: spec.epochs ?? 6, l2: spec.l2, l2Dense: spec.l2Dense, maxClassWeight: spec.maxClassWeight, featureLimit: embeddings ? conceptLimit() : EMBEDDING_BASE, nbPower: nbPowerOf(spec) };
@@ -687,6 +717,7 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
       bytes: file.length,
       examples: { positive, negative: examples.length - positive },
       embeddings,
+      ...(balanceLengths ? { lengthBalanced: true } : {}),
       sources: { positive: spec.positives.map((s) => s.name), negative: spec.negatives.map((s) => s.name) },
     });
     log(`${spec.name}: ${positive}+/${examples.length - positive}- in ${Date.now() - started} ms, ${file.length} bytes`);

@@ -234,8 +234,9 @@ function mix(a: number, b: number): number {
 const WORD_SEED = 0x811c9dc5;
 const CHAR_SEEDS = [0, 0, 0, 0x1b873593, 0x27d4eb2f, 0x165667b1];
 
-/** True when normalizeToken would change nothing: no curly apostrophe, no leet character, no run of three. */
+/** True when normalizeToken would change nothing: no curly apostrophe, no leet character, no run of three, no dropped g. */
 function isPlainToken(raw: string): boolean {
+  if (endsInDroppedG(raw)) return false;
   let previous = -1;
   let run = 0;
   for (let i = 0; i < raw.length; i++) {
@@ -248,6 +249,17 @@ function isPlainToken(raw: string): boolean {
   return true;
 }
 
+/**
+ * "killin'", "shootin'", "goin'": the apostrophe stands for a dropped g, so the word takes the features of its
+ * spelled-out form (a threat written in dialect otherwise shares nothing with the same threat spelled in full).
+ */
+function endsInDroppedG(raw: string): boolean {
+  const n = raw.length;
+  if (n < 5) return false;
+  const last = raw.charCodeAt(n - 1);
+  return (last === 39 || last === 0x2019) && raw.charCodeAt(n - 2) === 110 /* n */ && raw.charCodeAt(n - 3) === 105 /* i */;
+}
+
 const COMBINING_MARKS = /\p{M}+/gu;
 const N_TILDE = /n\u0303/g;
 const LATIN_ACCENTED = /[\u00c0-\u024f]/;
@@ -255,6 +267,7 @@ const LATIN_ACCENTED = /[\u00c0-\u024f]/;
 function normalizeToken(raw: string): string {
   if (isPlainToken(raw)) return raw;
   let token = raw.replace(/’/g, "'");
+  if (endsInDroppedG(token)) token = `${token.slice(0, -1)}g`;
   // Accents folded (issue #27): "mátalo" and "matalo", "tötet" and "totet" share their features, whichever
   // way a writer typed them; ß and æ-like letters that do not decompose stay as they are.
   // ñ stays: folded, "coño" would be "cono" (a cone) and "año" "ano".
