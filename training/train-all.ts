@@ -396,7 +396,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     violence: {
       positives: [publicSource(pub, 'violence', 1, ['edos', 'implicit-hate', 'online-misogyny'])],
-      // Session 6: real forum, Gab, Reddit and Twitter posts that no set judged violent and that carry no violent word,
+      // Round 10: real forum, Gab, Reddit and Twitter posts that no set judged violent and that carry no violent word,
       // with their sentence groups. In the corpus a fifth to a quarter of the messages of 32 words or more are violent
       // (4 % of those under 8), and the model had learnt length as evidence: an ordinary 18-word sentence ("She
       // flipped her hair ... her body.") scored 0.99.
@@ -422,7 +422,7 @@ export function buildSpecs(): ModelSpec[] {
       name: 'toxicity_severe',
       // Decision cuts (issue #27, every corpus model): the lowest cut that leaves 96 % of the policy's benign dev messages
       // alone, counting its own look-alikes and all benign messages half each, for the models trained without the corpus's
-      // dev split (training/dev-corpus.ts --target 0.97, "mixed cut", on the 93,173-message corpus of round 9; from round 8 on,
+      // dev split (training/dev-corpus.ts --target 0.97, "mixed cut", on the 93,173-message corpus, round 10's recipe; from round 8 on,
       // the dev split is scored with the context features the models were trained with, and round 8's cuts for 0.96
       // left 94.5 % of the sealed set's benign judgements alone). Round 2's cuts at
       // 0.94 caught 85.5 % of the sealed set's harm but left only 92.8 % of its benign judgements alone (issue: 85 % /
@@ -449,7 +449,7 @@ export function buildSpecs(): ModelSpec[] {
       name: 'hate',
       decisionCut: 0.515,
       embeddings: true,
-      // Session 6 (with violence): each length band weighted to the overall share of positives. Corpus dev AUC 0.983
+      // Round 10 (with violence): each length band weighted to the overall share of positives. Corpus dev AUC 0.983
       // either way; OpenAI dev half H 0.868 → 0.871 (training/dev-openai.ts on OPEN_MODERATION_LENGTH_BALANCE=all runs).
       lengthBalance: true,
       seed: 102,
@@ -486,7 +486,7 @@ export function buildSpecs(): ModelSpec[] {
       name: 'violence',
       decisionCut: 0.442,
       embeddings: true,
-      // Session 6: length-balanced, and the public sets' posts without a violent word as negatives (publicNotViolent).
+      // Round 10: length-balanced, and the public sets' posts without a violent word as negatives (publicNotViolent).
       // Dev runs of training/dev-corpus.ts and training/dev-openai.ts, before → length-balanced → and those negatives:
       // corpus dev AUC 0.977 → 0.977 → 0.975, caught at the 0.97 mixed cut 79.0 → 77.8 → 78.3 %; OpenAI dev half V
       // 0.811 → 0.816 → 0.839 (0.836 with those negatives at half weight).
@@ -642,7 +642,7 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
   const vectorsFile = compressWordVectors(extracted.payload);
   writeFileSync(resolve(outputDir, WORD_VECTORS_FILE), vectorsFile);
   log(`word vectors: ${extracted.words} words, ${vectorsFile.length} bytes in ${Date.now() - vectorsStarted} ms`);
-  // training/dev.ts comparisons: 'all', 'none' or a comma list overrides the per-model choice.
+  // training/dev.ts comparisons: 'all', 'none' or a comma list overrides the per-model choice (both of these).
   const embeddingOverride = process.env.OPEN_MODERATION_EMBEDDING_MODELS;
   const lengthBalanceOverride = process.env.OPEN_MODERATION_LENGTH_BALANCE;
 
