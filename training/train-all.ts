@@ -171,11 +171,12 @@ export const withoutHarmWords = (items: string[]): string[] => withoutHits(items
 
 /**
  * Calls for killing a group that the violence, threat and gore lexicons do not hold (most are in `hostility`, beside
- * "deport" and "go back"). Under OPEN_MODERATION_STRICT_VIOLENT_WORDS=1 (comparisons only) a text with one of them
- * counts as having a violent word.
+ * "deport" and "go back"). Since round 11 a text with one of them counts as having a violent word, so posts such as
+ * "You should be lynched" are no longer violence negatives; OPEN_MODERATION_STRICT_VIOLENT_WORDS=0 gives round 10's
+ * filter back (comparisons only).
  */
 const ELIMINATIONIST = /\b(?:exterminat\w*|wipe[sd]? (?:them |em |'em |us )?out|wiping (?:them )?out|eradicat\w*|lynch\w*|(?:should|must|deserve to|needs? to) (?:all )?die|extinguish\w*|genocide|purge[sd]?|cull(?:ed|ing)?|liquidat\w*|gas (?:them|the|all)|gassed|hang(?:ed)? (?:them|him|her|'em)|string (?:them|'em|em) up|annihilat\w*|slaughter\w*)\b/i;
-const STRICT_VIOLENT_WORDS = process.env.OPEN_MODERATION_STRICT_VIOLENT_WORDS === '1';
+const STRICT_VIOLENT_WORDS = process.env.OPEN_MODERATION_STRICT_VIOLENT_WORDS !== '0';
 
 /** Texts with no hit in the violence, threat or gore lexicons. */
 const withoutViolentWords = (items: string[]): string[] =>
@@ -429,14 +430,14 @@ export function buildSpecs(): ModelSpec[] {
   const specs: ModelSpec[] = [
     {
       name: 'toxicity_severe',
-      // Decision cuts (issue #27, every corpus model): the lowest cut that leaves 96 % of the policy's benign dev messages
+      // Decision cuts (issue #27, every corpus model): the lowest cut that leaves 97 % of the policy's benign dev messages
       // alone, counting its own look-alikes and all benign messages half each, for the models trained without the corpus's
-      // dev split (training/dev-corpus.ts --target 0.97, "mixed cut", on the 93,173-message corpus, round 10's recipe; from round 8 on,
+      // dev split (training/dev-corpus.ts --target 0.97, "mixed cut", on the 94,424-message corpus, round 11's recipe; from round 8 on,
       // the dev split is scored with the context features the models were trained with, and round 8's cuts for 0.96
       // left 94.5 % of the sealed set's benign judgements alone). Round 2's cuts at
       // 0.94 caught 85.5 % of the sealed set's harm but left only 92.8 % of its benign judgements alone (issue: 85 % /
       // 95 %); decision round 3 moved them (docs/evaluation-classifiers.md).
-      decisionCut: 0.450,
+      decisionCut: 0.494,
       embeddings: true,
       seed: 114,
       // Issue #27: severe abuse as the corpus defines it (threats of serious harm, telling someone to kill themselves,
@@ -449,14 +450,14 @@ export function buildSpecs(): ModelSpec[] {
       // Round 10: the hand-written identity-benign lines weigh 2 here, not 4 as for hate: with round 10's anger, grief and
       // debate lines about groups at 4, toxicity trained without ToxiGen ranked it worse (training/dev-transfer.ts 0.826 → 0.808; 0.821 at 2).
       name: 'toxicity',
-      decisionCut: 0.742,
+      decisionCut: 0.772,
       seed: 101,
       positives: [davHate, davOffensive, olidOff, { ...hatEvalHate, weight: 0.5 }, { ...harassment, weight: 3 }, identityHate, toxHate, hateOwn],
       negatives: [everyday, chatHam, davNeither, olidNot, hatEvalNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 2 }, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, selfHarm, sexual, { ...generalTweets, weight: 0.5 }],
     },
     {
       name: 'hate',
-      decisionCut: 0.515,
+      decisionCut: 0.389,
       embeddings: true,
       // Round 10 (with violence): each length band weighted to the overall share of positives. Corpus dev AUC 0.983
       // either way; OpenAI dev half H 0.868 → 0.871 (training/dev-openai.ts on OPEN_MODERATION_LENGTH_BALANCE=all runs).
@@ -482,7 +483,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'sexual',
-      decisionCut: 0.416,
+      decisionCut: 0.605,
       embeddings: true,
       seed: 103,
       positives: [{ ...sexual, weight: 2 }],
@@ -493,7 +494,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'violence',
-      decisionCut: 0.442,
+      decisionCut: 0.537,
       embeddings: true,
       // Round 10: length-balanced, and the public sets' posts without a violent word as negatives (publicNotViolent).
       // Dev runs of training/dev-corpus.ts and training/dev-openai.ts, before → length-balanced → and those negatives:
@@ -508,7 +509,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'self_harm',
-      decisionCut: 0.769,
+      decisionCut: 0.703,
       embeddings: true,
       seed: 105,
       positives: [selfHarm],
@@ -517,14 +518,14 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'flirtation',
-      decisionCut: 0.534,
+      decisionCut: 0.519,
       seed: 106,
       positives: [flirtation],
       negatives: [everyday, chatHam, paragraphs, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, { ...sexual, weight: 0.5 }, violence, harassment, davNeither, generalTweets],
     },
     {
       name: 'spam',
-      decisionCut: 0.347,
+      decisionCut: 0.394,
       embeddings: true,
       seed: 107,
       // Round 12: NBSVM-style scaling (5-fold CV F1 0.9628 → 0.9653, AUC 0.9943 → 0.9948, AP 0.9834 → 0.9861; power 0.5
@@ -535,7 +536,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'self_promotion',
-      decisionCut: 0.788,
+      decisionCut: 0.782,
       seed: 108,
       positives: [{ name: 'youtube:spam(4 videos)', texts: texts(ytTrain, (e) => e.label === 1) }, selfPromotion],
       negatives: [{ name: 'youtube:ham(4 videos)', texts: texts(ytTrain, (e) => e.label === 0) }, { name: 'sms:all', texts: every(smsTrain, 2).map((e) => e.text) }, neutral, { ...generalTweets, texts: every(generalTweets.texts, 3) }, davNeitherWithLink],
