@@ -178,11 +178,11 @@ export const withoutHarmWords = (items: string[]): string[] => withoutHits(items
 const ELIMINATIONIST = /\b(?:exterminat\w*|wipe[sd]? (?:them |em |'em |us )?out|wiping (?:them )?out|eradicat\w*|lynch\w*|(?:should|must|deserve to|needs? to) (?:all )?die|extinguish\w*|genocide|purge[sd]?|cull(?:ed|ing)?|liquidat\w*|gas (?:them|the|all)|gassed|hang(?:ed)? (?:them|him|her|'em)|string (?:them|'em|em) up|annihilat\w*|slaughter\w*)\b/i;
 const STRICT_VIOLENT_WORDS = process.env.OPEN_MODERATION_STRICT_VIOLENT_WORDS !== '0';
 
-/** Texts with no hit in the violence, threat or gore lexicons. */
+/** Texts with no hit in the violence, threat or gore lexicons and (unless OPEN_MODERATION_STRICT_VIOLENT_WORDS=0) no eliminationist word. */
 const withoutViolentWords = (items: string[]): string[] =>
   withoutHits(items, ['violence', 'threat', 'gore']).filter((text) => !STRICT_VIOLENT_WORDS || !ELIMINATIONIST.test(text));
 
-/** Texts with at least one hit in the violence, threat or gore lexicons. */
+/** Texts with at least one hit in the violence, threat or gore lexicons or (by default) an eliminationist word: the rest of withoutViolentWords. */
 function withViolentWords(items: string[]): string[] {
   const kept = new Set(withoutViolentWords(items));
   return items.filter((text) => !kept.has(text));
