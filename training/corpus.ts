@@ -217,6 +217,13 @@ export function snapshotCorpus(directory: string = CORPUS_DIR): CorpusSnapshot {
   return snapshot;
 }
 
+/** Corpus files on disk that the snapshot does not list (training leaves them out). */
+export function unrecordedFiles(directory: string, snapshot: CorpusSnapshot): string[] {
+  return jsonlFiles(directory)
+    .map((path) => relative(directory, path))
+    .filter((file) => !Object.hasOwn(snapshot, file));
+}
+
 export function readSnapshot(): CorpusSnapshot | null {
   return existsSync(CORPUS_SNAPSHOT_FILE) ? (JSON.parse(readFileSync(CORPUS_SNAPSHOT_FILE, 'utf8')) as CorpusSnapshot) : null;
 }
@@ -306,7 +313,14 @@ let cached: CorpusLoad | null = null;
  * one (OPEN_MODERATION_CORPUS_ALL=1, for dev runs, reads every line instead).
  */
 export function corpus(): CorpusLoad {
-  return (cached ??= loadCorpus(CORPUS_DIR, process.env.OPEN_MODERATION_CORPUS_ALL === '1' ? null : readSnapshot(), sealedTexts()));
+  if (cached) return cached;
+  const snapshot = process.env.OPEN_MODERATION_CORPUS_ALL === '1' ? null : readSnapshot();
+  if (snapshot) {
+    // New writers' files are invisible to training until the snapshot is recorded again: say so, once.
+    const unrecorded = unrecordedFiles(CORPUS_DIR, snapshot).length;
+    if (unrecorded > 0) console.warn(`corpus: ${unrecorded} file(s) on disk are not in training/corpus-snapshot.json and are left out (OPEN_MODERATION_CORPUS_ALL=1 reads them, npm run train -- --snapshot records them)`);
+  }
+  return (cached = loadCorpus(CORPUS_DIR, snapshot, sealedTexts()));
 }
 
 /** One line for training logs and the manifest. */

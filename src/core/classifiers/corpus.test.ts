@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { corpusKey, corpusSplitOf, loadCorpus, nearCopyKey, readSnapshot, resemblingLines, variantKey } from '../../../training/corpus.ts';
+import { corpusKey, corpusSplitOf, loadCorpus, nearCopyKey, readSnapshot, resemblingLines, snapshotCorpus, unrecordedFiles, variantKey } from '../../../training/corpus.ts';
 import { probeLines } from '../../../training/datasets.ts';
 import { pythonStringList } from '../../../training/public-sets.ts';
 
@@ -110,4 +110,21 @@ test('no short-message probe line is a training corpus line, even with a symbol 
   const probe = probeLines('short');
   assert.ok(probe.length >= 40);
   assert.deepEqual(probe.filter((line) => keys.has(variantKey(line))), []);
+});
+
+test('files written after the snapshot are named as left out until it is recorded again', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'om-corpus-snapshot-'));
+  try {
+    mkdirSync(join(directory, 'writer-a'));
+    writeFileSync(join(directory, 'writer-a', 'one.jsonl'), `${line({ text: 'first writer line' })}\n`);
+    const snapshot = snapshotCorpus(directory);
+    assert.deepEqual(unrecordedFiles(directory, snapshot), []);
+    mkdirSync(join(directory, 'writer-b'));
+    writeFileSync(join(directory, 'writer-b', 'two.jsonl'), `${line({ text: 'second writer line' })}\n`);
+    assert.deepEqual(unrecordedFiles(directory, snapshot), [join('writer-b', 'two.jsonl')]);
+    assert.equal(loadCorpus(directory, snapshot).messages.length, 1);
+    assert.deepEqual(unrecordedFiles(directory, snapshotCorpus(directory)), []);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
 });
