@@ -94,10 +94,10 @@ test('our own labels of TRAIN rows are keyed by a SHA-256 prefix of the text and
   assert.ok(violent > 100 && violent < labels.size / 5, `${violent} labelled violent`);
 });
 
-test('narrowed eliminationist words: calls to wipe out people count, their words in news, pest control or slang do not', async () => {
+test('narrowed eliminationist words: calls to wipe out people count, their words in news, cooking, computing or slang do not', async () => {
   const { NARROW_ELIMINATIONIST } = await import('../../../training/train-all.ts');
   for (const violent of ['They should all be exterminated', 'purge them from the city', 'all of them need to be hung', 'string em up', 'gas them', 'there needs to be a cull', 'You should be lynched', 'we should eradicate them', 'wipe them out'])
     assert.ok(NARROW_ELIMINATIONIST.test(violent), violent);
-  for (const other of ['Diversity is code for white genocide', 'Time to call the exterminator', 'the genocide of 1994 is taught in schools', 'I got gassed up for the match', 'he was hung up on his ex', 'extinguish the campfire before you leave', 'the slaughterhouse closed', 'cull the herd', 'purge the cache', 'liquidation sale this weekend', 'he tried to hang themselves', 'that tradition should die out'])
+  for (const other of ['Diversity is code for white genocide', 'Time to call the exterminator', 'the exterminator came on Monday', 'the genocide of 1994 is taught in schools', 'I got gassed up for the match', 'he was hung up on his ex', 'extinguish the campfire before you leave', 'the slaughterhouse closed', 'cull the herd', 'purge the cache', 'liquidation sale this weekend', 'he tried to hang themselves', 'that tradition should die out'])
     assert.ok(!NARROW_ELIMINATIONIST.test(other), other);
 });
