@@ -9,7 +9,7 @@
  * so that looking at the report once per decision round is all that is learnt from it. Every run counts
  * itself in evaluation/looked-at.json, per set (see recordLooks).
  *
- * `npx tsx scripts/eval-realistic.ts [--sets sealed,public,sst] [--note "round 0"]` prints the summary on its own
+ * `npx tsx scripts/eval-realistic.ts [--sets sealed,sealed2,public,sst] [--note "round 0"]` prints the summary on its own
  * (round 0 ran it this way); `npm run eval` includes it in docs/evaluation-classifiers.md.
  */
 import { readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
@@ -28,6 +28,8 @@ import { rocAuc } from '../training/metrics.ts';
 import { convAbuse, edos, onlineMisogyny } from '../training/public-sets.ts';
 
 export const SEALED_DIR = process.env.OPEN_MODERATION_SEALED ?? resolve(REPO_ROOT, 'evaluation/sealed');
+/** A second sealed set, written later from another brief (evaluation/sealed-2/README.md); scored and counted on its own. */
+export const SECOND_SEALED_DIR = process.env.OPEN_MODERATION_SEALED_2 ?? resolve(REPO_ROOT, 'evaluation/sealed-2');
 export const LOOKS_FILE = process.env.OPEN_MODERATION_LOOKS ?? resolve(REPO_ROOT, 'evaluation/looked-at.json');
 export const SEALED_LANGUAGES = ['en', 'es', 'pt', 'fr', 'de'] as const;
 
@@ -313,6 +315,7 @@ export function looksMarkdown(looks: Looks): string {
 
 export const LOOK_NAMES = {
   sealed: 'sealed realistic test set (evaluation/sealed)',
+  sealed2: 'second sealed realistic test set (evaluation/sealed-2)',
   public: 'EDOS, ConvAbuse and online-misogyny test splits',
   sst: 'SimpleSafetyTests',
 } as const;
@@ -323,12 +326,16 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   loadModels();
   const looked: string[] = [];
   const sections: string[] = [];
-  if (wanted.has('sealed')) {
-    const load = loadSealed();
-    if (load.messages.length === 0) throw new Error(`no sealed messages in ${SEALED_DIR}`);
-    sections.push(`## Sealed realistic test set\n\n${sealedMarkdown(scoreSealed(load))}`);
-    looked.push(LOOK_NAMES.sealed);
-    values.note = `${values.note} (sealed set ${load.sha256.slice(0, 16)})`;
+  const sealedSets = [
+    { key: 'sealed', directory: SEALED_DIR, title: 'Sealed realistic test set', look: LOOK_NAMES.sealed },
+    { key: 'sealed2', directory: SECOND_SEALED_DIR, title: 'Second sealed realistic test set', look: LOOK_NAMES.sealed2 },
+  ] as const;
+  for (const set of sealedSets.filter((s) => wanted.has(s.key))) {
+    const load = loadSealed(set.directory);
+    if (load.messages.length === 0) throw new Error(`no sealed messages in ${set.directory}`);
+    sections.push(`## ${set.title}\n\n${sealedMarkdown(scoreSealed(load))}`);
+    looked.push(set.look);
+    values.note = `${values.note} (${set.key} ${load.sha256.slice(0, 16)})`;
   }
   if (wanted.has('public')) {
     sections.push(`## Test splits of EDOS, ConvAbuse, online misogyny\n\n${publicTestsMarkdown(scorePublicTests())}`);

@@ -16,7 +16,7 @@ import { averagePrecision, bootstrapInterval, rocAuc, thresholdMetrics, weighted
 import { mulberry32 } from '../training/logistic.ts';
 import { withoutHarmWords } from '../training/train-all.ts';
 import { openaiHalf, openaiSamples, OPENAI_CATEGORIES, OPENAI_TEST_HALF_LOOKS } from '../training/openai-split.ts';
-import { LOOK_NAMES, loadSealed, looksMarkdown, publicTestsMarkdown, recordLooks, scorePublicTests, scoreSealed, scoreSimpleSafety, sealedMarkdown, simpleSafetyMarkdown } from './eval-realistic.ts';
+import { LOOK_NAMES, SECOND_SEALED_DIR, loadSealed, looksMarkdown, publicTestsMarkdown, recordLooks, scorePublicTests, scoreSealed, scoreSimpleSafety, sealedMarkdown, simpleSafetyMarkdown } from './eval-realistic.ts';
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, print: { type: 'boolean' }, note: { type: 'string', default: '' } } });
 const outputPath = resolve(values.out ?? resolve(REPO_ROOT, 'docs/evaluation-classifiers.md'));
@@ -258,6 +258,9 @@ const acceptanceRows = acceptance
 // and the OpenAI set's AUC against issue #27's bar. Every set this run scored is counted in evaluation/looked-at.json.
 const sealedLoad = loadSealed();
 const sealedSection = sealedLoad.messages.length > 0 ? sealedMarkdown(scoreSealed(sealedLoad)) : 'The sealed set (evaluation/sealed/*.jsonl) is missing: not scored.';
+const secondSealedLoad = loadSealed(SECOND_SEALED_DIR);
+const secondSealedSection =
+  secondSealedLoad.messages.length > 0 ? sealedMarkdown(scoreSealed(secondSealedLoad)) : 'The second sealed set (evaluation/sealed-2/*.jsonl) is missing: not scored.';
 const publicSection = publicTestsMarkdown(scorePublicTests());
 const simpleSafetySection = simpleSafetyMarkdown(scoreSimpleSafety());
 const ISSUE27_OPENAI_BAR = 0.9;
@@ -287,6 +290,7 @@ const openaiIssue27 = [
 const looks = recordLooks(
   [
     ...(sealedLoad.messages.length > 0 ? [LOOK_NAMES.sealed] : []),
+    ...(secondSealedLoad.messages.length > 0 ? [LOOK_NAMES.sealed2] : []),
     'OpenAI moderation eval (samples-1680)',
     OPENAI_TEST_HALF_LOOKS,
     'HateCheck',
@@ -294,7 +298,7 @@ const looks = recordLooks(
     LOOK_NAMES.public,
     LOOK_NAMES.sst,
   ],
-  `${values.note ?? ''}${sealedLoad.messages.length > 0 ? ` (sealed set ${sealedLoad.sha256.slice(0, 16)})` : ''}`,
+  `${values.note ?? ''}${sealedLoad.messages.length > 0 ? ` (sealed set ${sealedLoad.sha256.slice(0, 16)})` : ''}${secondSealedLoad.messages.length > 0 ? ` (second sealed set ${secondSealedLoad.sha256.slice(0, 16)})` : ''}`,
 );
 
 const manifest = JSON.parse(readFileSync(resolve(REPO_ROOT, 'models/manifest.json'), 'utf8')) as {
@@ -305,6 +309,7 @@ const totalBytes = manifest.models.reduce((sum, m) => sum + m.bytes, 0);
 const template = readFileSync(resolve(REPO_ROOT, 'docs/evaluation-classifiers.template.md'), 'utf8');
 const report = template
   .replace('{{SEALED}}', sealedSection)
+  .replace('{{SEALED_2}}', secondSealedSection)
   .replace('{{OPENAI_ISSUE27}}', openaiIssue27)
   .replace('{{PUBLIC_TESTS}}', publicSection)
   .replace('{{SIMPLE_SAFETY}}', simpleSafetySection)

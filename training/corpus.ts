@@ -288,13 +288,15 @@ export function loadCorpus(directory: string = CORPUS_DIR, snapshot: CorpusSnaps
   return { messages: kept, files: files.length, lines, rejected, duplicates, conflictingDuplicates, resemblingSealed: resembling.size };
 }
 
-const SEALED_DIR = process.env.OPEN_MODERATION_SEALED ?? resolve(REPO_ROOT, 'evaluation/sealed');
+const SEALED_DIRS = [
+  process.env.OPEN_MODERATION_SEALED ?? resolve(REPO_ROOT, 'evaluation/sealed'),
+  process.env.OPEN_MODERATION_SEALED_2 ?? resolve(REPO_ROOT, 'evaluation/sealed-2'),
+];
 
-/** The sealed set's texts, only to leave resembling corpus lines out of training; nothing of them is printed. */
-export function sealedTexts(directory: string = SEALED_DIR): string[] {
-  if (!existsSync(directory)) return [];
+/** Both sealed sets' texts, only to leave resembling corpus lines out of training; nothing of them is printed. */
+export function sealedTexts(directories: readonly string[] = SEALED_DIRS): string[] {
   const texts: string[] = [];
-  for (const path of jsonlFiles(directory)) {
+  for (const path of directories.flatMap((directory) => jsonlFiles(directory))) {
     for (const raw of readFileSync(path, 'utf8').split('\n')) {
       try {
         const text = (JSON.parse(raw) as { text?: unknown }).text;

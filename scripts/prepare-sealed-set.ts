@@ -1,0 +1,61 @@
+/**
+ * Readies a newly written sealed set before it is ever scored (run once, when the set is made):
+ * drops its lines that resemble a training line (every corpus file on disk and every hand-written sentence file) or
+ * a line of the other sealed set, by the same resemblance that keeps sealed lines out of training
+ * (training/corpus.ts, resemblingLines), then numbers the ids per language in file order (`<prefix>-<lang>-0001`).
+ * Only counts are printed: nobody reads the set's lines to prepare it.
+ *
+ *   npx tsx scripts/prepare-sealed-set.ts --dir evaluation/sealed-2 --prefix s2 --other evaluation/sealed
+ */
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { REPO_ROOT } from '../src/core/classifiers/paths.ts';
+import { CORPUS_DIR, loadCorpus, resemblingLines, sealedTexts } from '../training/corpus.ts';
+
+const { values } = parseArgs({ options: { dir: { type: 'string' }, prefix: { type: 'string' }, other: { type: 'string' } } });
+if (!values.dir || !values.prefix || !values.other) throw new Error('usage: --dir <new sealed set> --prefix <id prefix> --other <earlier sealed set>');
+const directory = resolve(REPO_ROOT, values.dir);
+
+const sentencesDir = resolve(REPO_ROOT, 'training/sentences');
+const sentenceLines = readdirSync(sentencesDir)
+  .filter((name) => name.endsWith('.txt'))
+  .flatMap((name) => readFileSync(resolve(sentencesDir, name), 'utf8').split('\n'))
+  .filter((line) => line.trim() !== '');
+const references: Array<[string, string[]]> = [
+  ['the training corpus (every file on disk)', loadCorpus(CORPUS_DIR, null, []).messages.map((m) => m.text)],
+  ['training/sentences', sentenceLines],
+  [`the other sealed set (${values.other})`, sealedTexts([resolve(REPO_ROOT, values.other)])],
+];
+
+const files = readdirSync(directory)
+  .filter((name) => name.endsWith('.jsonl'))
+  .sort();
+const rows = files.flatMap((file) =>
+  readFileSync(resolve(directory, file), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => ({ file, row: JSON.parse(line) as Record<string, unknown> & { text: string; lang: string } })),
+);
+const texts = rows.map(({ row }) => row.text);
+const dropped = new Set<number>();
+for (const [name, reference] of references) {
+  const found = resemblingLines(texts, reference);
+  console.log(`${found.size} of ${texts.length} lines resemble a line of ${name}`);
+  for (const index of found) dropped.add(index);
+}
+// Within the set too: the later of two resembling lines goes.
+texts.forEach((text, index) => {
+  if (!dropped.has(index) && resemblingLines([text], texts.slice(0, index).filter((_, earlier) => !dropped.has(earlier))).size > 0) dropped.add(index);
+});
+
+const numberPerLanguage = new Map<string, number>();
+const byFile = new Map<string, string[]>(files.map((file) => [file, []]));
+rows.forEach(({ file, row }, index) => {
+  if (dropped.has(index)) return;
+  const number = (numberPerLanguage.get(row.lang) ?? 0) + 1;
+  numberPerLanguage.set(row.lang, number);
+  byFile.get(file)!.push(JSON.stringify({ ...row, id: `${values.prefix}-${row.lang}-${String(number).padStart(4, '0')}` }));
+});
+for (const [file, lines] of byFile) writeFileSync(resolve(directory, file), lines.length ? `${lines.join('\n')}\n` : '');
+console.log(`${dropped.size} dropped in all; kept per language: ${[...numberPerLanguage].map(([lang, n]) => `${lang} ${n}`).join(', ')}`);
