@@ -1,0 +1,28 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { SEALED_DIR, SECOND_SEALED_DIR, SEALED_LANGUAGES, loadSealed } from '../../../scripts/eval-realistic.ts';
+
+// Counts only: no line of a sealed set is printed, even when a check fails.
+for (const [name, directory, prefix] of [
+  ['first', SEALED_DIR, 's'],
+  ['second', SECOND_SEALED_DIR, 's2'],
+] as const) {
+  test(`the ${name} sealed set loads whole, with issue #27's sizes and unique ids`, () => {
+    const load = loadSealed(directory);
+    assert.equal(load.badLines, 0, 'malformed lines');
+    assert.equal(load.unknownPolicyJudgements, 0, 'judgements of unknown policies');
+    assert.ok(load.messages.length >= 600, `${load.messages.length} messages`);
+    for (const language of SEALED_LANGUAGES) {
+      const count = load.messages.filter((m) => m.lang === language).length;
+      assert.ok(count >= 100, `${language}: ${count} messages`);
+    }
+    const ids = readdirSync(directory)
+      .filter((file) => file.endsWith('.jsonl'))
+      .flatMap((file) => readFileSync(resolve(directory, file), 'utf8').split('\n').filter((line) => line.trim() !== ''))
+      .map((line) => (JSON.parse(line) as { id: string }).id);
+    assert.equal(new Set(ids).size, ids.length, 'duplicate ids');
+    assert.equal(ids.filter((id) => !new RegExp(`^${prefix}-(en|es|pt|fr|de)-\\d{4}$`).test(id)).length, 0, 'ids outside the pattern');
+  });
+}
