@@ -1,11 +1,13 @@
 /**
- * Readies a newly written sealed set before it is ever scored (run once, when the set is made):
- * drops its lines that resemble a training line (every corpus file on disk and every hand-written sentence file) or
- * a line of the other sealed set, by the same resemblance that keeps sealed lines out of training
+ * Readies a newly written judged set (a sealed test set, or the realistic dev set) before it is ever scored (run
+ * once, when the set is made): drops its lines that resemble a training line (every corpus file on disk and every
+ * hand-written sentence file) or a line of the other judged sets, by the same resemblance that keeps sealed lines
+ * out of training
  * (training/corpus.ts, resemblingLines), then numbers the ids per language in file order (`<prefix>-<lang>-0001`).
  * Only counts are printed: nobody reads the set's lines to prepare it.
  *
  *   npx tsx scripts/prepare-sealed-set.ts --dir evaluation/sealed-2 --prefix s2 --other evaluation/sealed
+ *   npx tsx scripts/prepare-sealed-set.ts --dir training/dev-realistic --prefix d --other evaluation/sealed,evaluation/sealed-2
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -14,7 +16,7 @@ import { REPO_ROOT } from '../src/core/classifiers/paths.ts';
 import { CORPUS_DIR, loadCorpus, resemblingLines, sealedTexts } from '../training/corpus.ts';
 
 const { values } = parseArgs({ options: { dir: { type: 'string' }, prefix: { type: 'string' }, other: { type: 'string' } } });
-if (!values.dir || !values.prefix || !values.other) throw new Error('usage: --dir <new sealed set> --prefix <id prefix> --other <earlier sealed set>');
+if (!values.dir || !values.prefix || !values.other) throw new Error('usage: --dir <new set> --prefix <id prefix> --other <earlier judged sets, comma-separated>');
 const directory = resolve(REPO_ROOT, values.dir);
 
 const sentencesDir = resolve(REPO_ROOT, 'training/sentences');
@@ -25,7 +27,7 @@ const sentenceLines = readdirSync(sentencesDir)
 const references: Array<[string, string[]]> = [
   ['the training corpus (every file on disk)', loadCorpus(CORPUS_DIR, null, []).messages.map((m) => m.text)],
   ['training/sentences', sentenceLines],
-  [`the other sealed set (${values.other})`, sealedTexts([resolve(REPO_ROOT, values.other)])],
+  ...values.other.split(',').map((other): [string, string[]] => [other, sealedTexts([resolve(REPO_ROOT, other)])]),
 ];
 
 const files = readdirSync(directory)

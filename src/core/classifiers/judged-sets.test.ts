@@ -3,13 +3,15 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SEALED_DIR, SECOND_SEALED_DIR, SEALED_LANGUAGES, loadSealed } from '../../../scripts/eval-realistic.ts';
+import { DEV_REALISTIC_DIR } from '../../../training/dev-realistic.ts';
 
 // Counts only: no line of a sealed set is printed, even when a check fails.
 for (const [name, directory, prefix] of [
-  ['first', SEALED_DIR, 's'],
-  ['second', SECOND_SEALED_DIR, 's2'],
+  ['the first sealed set', SEALED_DIR, 's'],
+  ['the second sealed set', SECOND_SEALED_DIR, 's2'],
+  ['the realistic dev set', DEV_REALISTIC_DIR, 'd'],
 ] as const) {
-  test(`the ${name} sealed set loads whole, with issue #27's sizes and unique ids`, () => {
+  test(`${name} loads whole, with issue #27's sizes and unique ids`, () => {
     const load = loadSealed(directory);
     assert.equal(load.badLines, 0, 'malformed lines');
     assert.equal(load.unknownPolicyJudgements, 0, 'judgements of unknown policies');

@@ -1,0 +1,77 @@
+/**
+ * The realistic dev set (training/dev-realistic/*.jsonl, sealed format of training/corpus/POLICIES.md): messages
+ * written in threads by writers who never saw the training corpus, so that cuts and false flags can be studied on
+ * text the models were not built from. Unlike the sealed sets it may be read; it is never trained on (the corpus
+ * loader does not read it) and scripts/prepare-sealed-set.ts dropped its lines resembling training text or a sealed
+ * line when it was made.
+ *
+ *   npx tsx training/dev-realistic.ts                         the sealed-style table with the models in use
+ *   npx tsx training/dev-realistic.ts --left-alone 0.95       also, per policy, the cut leaving that share of its
+ *                                                             benign judgements alone and what it catches there
+ *   npx tsx training/dev-realistic.ts --misses /tmp/d.jsonl   also writes its false flags and misses (never commit it)
+ *
+ * OPEN_MODERATION_MODELS_DIR scores a dev run's models instead of the shipped ones. Every run counts one look.
+ */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { REPO_ROOT } from '../src/core/classifiers/paths.ts';
+import { loadModels } from '../src/core/classifiers/index.ts';
+import { apiVerdict, loadSealed, recordLooks, scoreSealed, sealedMarkdown } from '../scripts/eval-realistic.ts';
+
+export const DEV_REALISTIC_DIR = process.env.OPEN_MODERATION_DEV_REALISTIC ?? resolve(REPO_ROOT, 'training/dev-realistic');
+export const DEV_REALISTIC_LOOKS = 'realistic dev set (training/dev-realistic, may be read)';
+
+export interface CutRow {
+  policy: string;
+  harmful: number;
+  benign: number;
+  /** The lowest probability that leaves at least the asked share of benign judgements below it. */
+  cut: number;
+  caught: number;
+}
+
+/** Per policy: the cut leaving `share` of the benign judgements alone (a score at or above the cut flags) and how many harmful ones it catches. */
+export function cutsForLeftAlone(scored: Array<{ policy: string; harmful: boolean; probability: number }>, share: number): CutRow[] {
+  const byPolicy = new Map<string, { harmful: number[]; benign: number[] }>();
+  for (const item of scored) {
+    const entry = byPolicy.get(item.policy) ?? { harmful: [], benign: [] };
+    (item.harmful ? entry.harmful : entry.benign).push(item.probability);
+    byPolicy.set(item.policy, entry);
+  }
+  return [...byPolicy]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([policy, { harmful, benign }]) => {
+      const sorted = [...benign].sort((a, b) => a - b);
+      const allowedFlags = Math.floor(sorted.length * (1 - share) + 1e-9);
+      // Flag only scores above the highest benign score that must stay unflagged.
+      const highestKept = sorted.length === 0 ? 0 : sorted[sorted.length - 1 - allowedFlags]!;
+      const cut = allowedFlags >= sorted.length ? 0 : Math.min(1, highestKept + 1e-6);
+      return { policy, harmful: harmful.length, benign: benign.length, cut, caught: harmful.filter((p) => p >= cut).length };
+    });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(REPO_ROOT, 'training/dev-realistic.ts')) {
+  const { values } = parseArgs({ options: { misses: { type: 'string' }, 'left-alone': { type: 'string' }, note: { type: 'string', default: '' } } });
+  loadModels();
+  const load = loadSealed(DEV_REALISTIC_DIR);
+  if (load.messages.length === 0) throw new Error(`no messages in ${DEV_REALISTIC_DIR}`);
+  console.log(sealedMarkdown(scoreSealed(load)));
+  const scored = load.messages.flatMap((message) =>
+    Object.entries(message.judgements).map(([policy, judgement]) => {
+      const verdict = apiVerdict(policy, message.text);
+      return { policy, harmful: judgement === 'harmful', probability: verdict.probability, flagged: verdict.flagged, text: message.text, lang: message.lang };
+    }),
+  );
+  if (values['left-alone']) {
+    const share = Number(values['left-alone']);
+    console.log(`\n| policy | harmful | benign | cut leaving ${(share * 100).toFixed(0)} % of benign alone | harmful caught there |\n|---|---:|---:|---:|---:|`);
+    for (const row of cutsForLeftAlone(scored, share)) console.log(`| ${row.policy} | ${row.harmful} | ${row.benign} | ${row.cut.toFixed(3)} | ${row.caught}/${row.harmful} |`);
+  }
+  if (values.misses) {
+    const wrong = scored.filter((s) => s.harmful !== s.flagged).sort((a, b) => (a.policy < b.policy ? -1 : a.policy > b.policy ? 1 : b.probability - a.probability));
+    writeFileSync(values.misses, wrong.map((s) => JSON.stringify({ policy: s.policy, judged: s.harmful ? 'harmful' : 'benign', score: Number(s.probability.toFixed(3)), lang: s.lang, text: s.text })).join('\n') + '\n');
+    console.log(`\n${wrong.length} wrong verdicts written to ${values.misses}`);
+  }
+  recordLooks([DEV_REALISTIC_LOOKS], values.note || 'training/dev-realistic.ts');
+}
