@@ -24,6 +24,11 @@ export interface TrainOptions {
   featureLimit?: number;
   /** Scales each hashed n-gram by |log-count ratio|^power (NBSVM); 0 or absent: off. */
   nbPower?: number;
+  /**
+   * Return the average of the iterates over the last `averageEpochs` epochs instead of the last iterate (0 or absent:
+   * the last iterate). With a learning rate of 1 the last iterate depends on the last examples of the last shuffle.
+   */
+  averageEpochs?: number;
 }
 
 /**
@@ -73,6 +78,32 @@ export function shuffleInPlace<T>(items: T[], random: () => number): T[] {
 
 const INITIAL_ACCUMULATOR = 1;
 
+/**
+ * The mean of a vector's values after each step of a window, kept lazily for sparse updates: a component's sum is
+ * brought up to date (its value times the steps it has held) only just before it changes, and once more at the end.
+ */
+export class LazyAverage {
+  private readonly sums: Float64Array;
+  private readonly since: Float64Array;
+  steps = 0;
+  constructor(size: number) {
+    this.sums = new Float64Array(size);
+    this.since = new Float64Array(size);
+  }
+  /** Call with a component's value just before it changes during the current step. */
+  beforeChange(index: number, value: number): void {
+    this.sums[index]! += value * (this.steps - this.since[index]!);
+    this.since[index] = this.steps;
+  }
+  step(): void {
+    this.steps++;
+  }
+  /** Replaces `values` (the current ones) by their means over the window. */
+  finish(values: Float64Array): void {
+    for (let j = 0; j < values.length; j++) values[j] = (this.sums[j]! + values[j]! * (this.steps - this.since[j]!)) / this.steps;
+  }
+}
+
 export function trainLogistic(examples: TrainingExample[], options: TrainOptions): { weights: Float64Array; bias: number } {
   const epochs = options.epochs ?? 6;
   const learningRate = options.learningRate ?? 1;
@@ -91,8 +122,12 @@ export function trainLogistic(examples: TrainingExample[], options: TrainOptions
   let biasSquared = 0;
   const order = examples.map((_, i) => i);
   const random = mulberry32(options.seed);
+  const averagedFrom = epochs - Math.min(epochs, Math.max(0, options.averageEpochs ?? 0));
+  const average = averagedFrom < epochs ? new LazyAverage(FEATURE_COUNT) : undefined;
+  let biasSum = 0;
   for (let epoch = 0; epoch < epochs; epoch++) {
     shuffleInPlace(order, random);
+    const averageThisEpoch = average !== undefined && epoch >= averagedFrom;
     for (const exampleIndex of order) {
       const example = examples[exampleIndex]!;
       const { indices, values } = example.features;
@@ -108,6 +143,7 @@ export function trainLogistic(examples: TrainingExample[], options: TrainOptions
         const index = indices[i]!;
         const g = gradient * values[i]! * (scale ? scale[index]! : 1) + (index < HASH_SIZE ? l2 : l2Dense) * weights[index]!;
         squaredGradients[index]! += g * g;
+        if (averageThisEpoch) average.beforeChange(index, weights[index]!);
         // The initial accumulator damps the first steps: without it Adagrad moves a
         // feature seen once by a full learning rate, and thousands of rare n-grams
         // from the (much larger) negative pool drag every long text down.
@@ -115,7 +151,15 @@ export function trainLogistic(examples: TrainingExample[], options: TrainOptions
       }
       biasSquared += gradient * gradient;
       bias -= (learningRate * gradient) / Math.sqrt(biasSquared + 1e-8);
+      if (averageThisEpoch) {
+        biasSum += bias;
+        average.step();
+      }
     }
+  }
+  if (average && average.steps > 0) {
+    bias = biasSum / average.steps;
+    average.finish(weights);
   }
   // The scale folds into the weights, so scoring is unchanged.
   if (scale) for (let j = 0; j < HASH_SIZE; j++) weights[j]! *= scale[j]!;

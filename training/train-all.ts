@@ -220,6 +220,8 @@ interface CorpusWeights {
   otherHarm: number;
 }
 
+/** Epochs whose iterates are averaged into the weights (training/logistic.ts); 0, the shipped recipe, keeps the last iterate. */
+const AVERAGE_EPOCHS = Number(process.env.OPEN_MODERATION_AVERAGE_EPOCHS ?? 0);
 export const CORPUS_WEIGHTS: CorpusWeights = devWeights(process.env.OPEN_MODERATION_DEV_CORPUS_WEIGHTS) ?? { positive: 3, lookAlike: 3, otherHarm: 1 };
 
 /** How much more a corpus message in es, pt, fr or de weighs than an English one. */
@@ -701,7 +703,7 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
       return balanceLengths ? lengthBalanced(out) : out;
     };
     const embeddings = embeddingOverride !== undefined ? embeddingOverride === 'all' || embeddingOverride.split(',').includes(spec.name) : spec.embeddings === true;
-    const options = { seed: spec.seed, epochs: spec.epochs ?? 6, l2: spec.l2, l2Dense: spec.l2Dense, maxClassWeight: spec.maxClassWeight, featureLimit: embeddings ? conceptLimit() : EMBEDDING_BASE, nbPower: nbPowerOf(spec) };
+    const options = { seed: spec.seed, epochs: spec.epochs ?? 6, l2: spec.l2, l2Dense: spec.l2Dense, maxClassWeight: spec.maxClassWeight, featureLimit: embeddings ? conceptLimit() : EMBEDDING_BASE, nbPower: nbPowerOf(spec), averageEpochs: AVERAGE_EPOCHS };
     const examples = collect(spec.positives, spec.negatives);
     const trained = trainLogistic(examples, options);
     let bias = trained.bias;
