@@ -26,10 +26,8 @@ import { parseCsvObjects } from '../training/csv.ts';
 import { DATASETS_DIR } from '../training/datasets.ts';
 import { rocAuc } from '../training/metrics.ts';
 import { convAbuse, edos, onlineMisogyny } from '../training/public-sets.ts';
+import { SEALED_DIR, SECOND_SEALED_DIR } from '../training/corpus.ts';
 
-export const SEALED_DIR = process.env.OPEN_MODERATION_SEALED ?? resolve(REPO_ROOT, 'evaluation/sealed');
-/** A second sealed set, written later from another brief (evaluation/sealed-2/README.md); scored and counted on its own. */
-export const SECOND_SEALED_DIR = process.env.OPEN_MODERATION_SEALED_2 ?? resolve(REPO_ROOT, 'evaluation/sealed-2');
 export const LOOKS_FILE = process.env.OPEN_MODERATION_LOOKS ?? resolve(REPO_ROOT, 'evaluation/looked-at.json');
 export const SEALED_LANGUAGES = ['en', 'es', 'pt', 'fr', 'de'] as const;
 
@@ -320,17 +318,19 @@ export const LOOK_NAMES = {
   sst: 'SimpleSafetyTests',
 } as const;
 
+/** Both sealed sets, each scored and counted on its own; `placeholder` is where the report template takes its table. */
+export const SEALED_SETS = [
+  { key: 'sealed', directory: SEALED_DIR, title: 'Sealed realistic test set', look: LOOK_NAMES.sealed, placeholder: '{{SEALED}}' },
+  { key: 'sealed2', directory: SECOND_SEALED_DIR, title: 'Second sealed realistic test set', look: LOOK_NAMES.sealed2, placeholder: '{{SEALED_2}}' },
+] as const;
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { sets: { type: 'string', default: 'sealed,public,sst' }, note: { type: 'string', default: '' } } });
+  const { values } = parseArgs({ options: { sets: { type: 'string', default: 'sealed,sealed2,public,sst' }, note: { type: 'string', default: '' } } });
   const wanted = new Set(values.sets!.split(','));
   loadModels();
   const looked: string[] = [];
   const sections: string[] = [];
-  const sealedSets = [
-    { key: 'sealed', directory: SEALED_DIR, title: 'Sealed realistic test set', look: LOOK_NAMES.sealed },
-    { key: 'sealed2', directory: SECOND_SEALED_DIR, title: 'Second sealed realistic test set', look: LOOK_NAMES.sealed2 },
-  ] as const;
-  for (const set of sealedSets.filter((s) => wanted.has(s.key))) {
+  for (const set of SEALED_SETS.filter((s) => wanted.has(s.key))) {
     const load = loadSealed(set.directory);
     if (load.messages.length === 0) throw new Error(`no sealed messages in ${set.directory}`);
     sections.push(`## ${set.title}\n\n${sealedMarkdown(scoreSealed(load))}`);

@@ -16,7 +16,7 @@ import { averagePrecision, bootstrapInterval, rocAuc, thresholdMetrics, weighted
 import { mulberry32 } from '../training/logistic.ts';
 import { withoutHarmWords } from '../training/train-all.ts';
 import { openaiHalf, openaiSamples, OPENAI_CATEGORIES, OPENAI_TEST_HALF_LOOKS } from '../training/openai-split.ts';
-import { LOOK_NAMES, SECOND_SEALED_DIR, loadSealed, looksMarkdown, publicTestsMarkdown, recordLooks, scorePublicTests, scoreSealed, scoreSimpleSafety, sealedMarkdown, simpleSafetyMarkdown } from './eval-realistic.ts';
+import { LOOK_NAMES, SEALED_SETS, loadSealed, looksMarkdown, publicTestsMarkdown, recordLooks, scorePublicTests, scoreSealed, scoreSimpleSafety, sealedMarkdown, simpleSafetyMarkdown } from './eval-realistic.ts';
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, print: { type: 'boolean' }, note: { type: 'string', default: '' } } });
 const outputPath = resolve(values.out ?? resolve(REPO_ROOT, 'docs/evaluation-classifiers.md'));
@@ -256,11 +256,11 @@ const acceptanceRows = acceptance
 
 // Issue #27: the sealed realistic test set, the new public test splits and SimpleSafetyTests (scripts/eval-realistic.ts),
 // and the OpenAI set's AUC against issue #27's bar. Every set this run scored is counted in evaluation/looked-at.json.
-const sealedLoad = loadSealed();
-const sealedSection = sealedLoad.messages.length > 0 ? sealedMarkdown(scoreSealed(sealedLoad)) : 'The sealed set (evaluation/sealed/*.jsonl) is missing: not scored.';
-const secondSealedLoad = loadSealed(SECOND_SEALED_DIR);
-const secondSealedSection =
-  secondSealedLoad.messages.length > 0 ? sealedMarkdown(scoreSealed(secondSealedLoad)) : 'The second sealed set (evaluation/sealed-2/*.jsonl) is missing: not scored.';
+const sealedRuns = SEALED_SETS.map((set) => {
+  const load = loadSealed(set.directory);
+  const scored = load.messages.length > 0;
+  return { set, load, scored, section: scored ? sealedMarkdown(scoreSealed(load)) : `${set.title} (${set.directory}) is missing: not scored.` };
+});
 const publicSection = publicTestsMarkdown(scorePublicTests());
 const simpleSafetySection = simpleSafetyMarkdown(scoreSimpleSafety());
 const ISSUE27_OPENAI_BAR = 0.9;
@@ -289,8 +289,7 @@ const openaiIssue27 = [
 ].join('\n');
 const looks = recordLooks(
   [
-    ...(sealedLoad.messages.length > 0 ? [LOOK_NAMES.sealed] : []),
-    ...(secondSealedLoad.messages.length > 0 ? [LOOK_NAMES.sealed2] : []),
+    ...sealedRuns.filter((run) => run.scored).map((run) => run.set.look),
     'OpenAI moderation eval (samples-1680)',
     OPENAI_TEST_HALF_LOOKS,
     'HateCheck',
@@ -298,7 +297,10 @@ const looks = recordLooks(
     LOOK_NAMES.public,
     LOOK_NAMES.sst,
   ],
-  `${values.note ?? ''}${sealedLoad.messages.length > 0 ? ` (sealed set ${sealedLoad.sha256.slice(0, 16)})` : ''}${secondSealedLoad.messages.length > 0 ? ` (second sealed set ${secondSealedLoad.sha256.slice(0, 16)})` : ''}`,
+  `${values.note ?? ''}${sealedRuns
+    .filter((run) => run.scored)
+    .map((run) => ` (${run.set.key} ${run.load.sha256.slice(0, 16)})`)
+    .join('')}`,
 );
 
 const manifest = JSON.parse(readFileSync(resolve(REPO_ROOT, 'models/manifest.json'), 'utf8')) as {
@@ -307,9 +309,8 @@ const manifest = JSON.parse(readFileSync(resolve(REPO_ROOT, 'models/manifest.jso
 };
 const totalBytes = manifest.models.reduce((sum, m) => sum + m.bytes, 0);
 const template = readFileSync(resolve(REPO_ROOT, 'docs/evaluation-classifiers.template.md'), 'utf8');
-const report = template
-  .replace('{{SEALED}}', sealedSection)
-  .replace('{{SEALED_2}}', secondSealedSection)
+const report = sealedRuns
+  .reduce((text, run) => text.replace(run.set.placeholder, run.section), template)
   .replace('{{OPENAI_ISSUE27}}', openaiIssue27)
   .replace('{{PUBLIC_TESTS}}', publicSection)
   .replace('{{SIMPLE_SAFETY}}', simpleSafetySection)

@@ -13,21 +13,25 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../src/core/classifiers/paths.ts';
-import { CORPUS_DIR, loadCorpus, resemblingLines, sealedTexts } from '../training/corpus.ts';
+import { CORPUS_DIR, heldOutTexts, loadCorpus, resemblingLines } from '../training/corpus.ts';
+import { ownSentences } from '../training/datasets.ts';
 
 const { values } = parseArgs({ options: { dir: { type: 'string' }, prefix: { type: 'string' }, other: { type: 'string' } } });
 if (!values.dir || !values.prefix || !values.other) throw new Error('usage: --dir <new set> --prefix <id prefix> --other <earlier judged sets, comma-separated>');
 const directory = resolve(REPO_ROOT, values.dir);
 
-const sentencesDir = resolve(REPO_ROOT, 'training/sentences');
-const sentenceLines = readdirSync(sentencesDir)
+// The hand-written sentences as training reads them (comments skipped, templates expanded), every line.
+const sentenceLines = readdirSync(resolve(REPO_ROOT, 'training/sentences'))
   .filter((name) => name.endsWith('.txt'))
-  .flatMap((name) => readFileSync(resolve(sentencesDir, name), 'utf8').split('\n'))
-  .filter((line) => line.trim() !== '');
+  .flatMap((name) => ownSentences(name.slice(0, -'.txt'.length), 'all'));
 const references: Array<[string, string[]]> = [
   ['the training corpus (every file on disk)', loadCorpus(CORPUS_DIR, null, []).messages.map((m) => m.text)],
   ['training/sentences', sentenceLines],
-  ...values.other.split(',').map((other): [string, string[]] => [other, sealedTexts([resolve(REPO_ROOT, other)])]),
+  ...values.other.split(',').map((other): [string, string[]] => {
+    const texts = heldOutTexts([resolve(REPO_ROOT, other)]);
+    if (texts.length === 0) throw new Error(`--other ${other}: no lines found`);
+    return [other, texts];
+  }),
 ];
 
 const files = readdirSync(directory)

@@ -40,7 +40,7 @@ export interface CorpusLoad {
   duplicates: number;
   /** Of those, near-copies whose labels disagreed with the kept message. */
   conflictingDuplicates: number;
-  /** Messages left out because they resemble a line of the sealed test set (see resemblingLines). */
+  /** Messages left out because they resemble a line of a sealed set or of the realistic dev set (see resemblingLines). */
   resemblingSealed: number;
 }
 
@@ -110,9 +110,9 @@ function overlap(a: Set<string>, b: Set<string>): number {
 export const RESEMBLANCE = 0.6;
 
 /**
- * Indices of the messages that resemble one of `reference` (the sealed test set's texts): the same near-copy key,
- * or at least four words with RESEMBLANCE of their words shared. Writers never read the sealed set, yet a short
- * common message ("see you tomorrow!") can be written twice; training on it would score the sealed set on seen text.
+ * Indices of the messages that resemble one of `reference` (the held-out sets' texts): the same near-copy key,
+ * or at least four words with RESEMBLANCE of their words shared. Writers never read the held-out sets, yet a short
+ * common message ("see you tomorrow!") can be written twice; training on it would score a held-out set on seen text.
  */
 export function resemblingLines(texts: readonly string[], reference: readonly string[]): Set<number> {
   const referenceKeys = new Set(reference.map(corpusKey));
@@ -228,7 +228,7 @@ export function readSnapshot(): CorpusSnapshot | null {
   return existsSync(CORPUS_SNAPSHOT_FILE) ? (JSON.parse(readFileSync(CORPUS_SNAPSHOT_FILE, 'utf8')) as CorpusSnapshot) : null;
 }
 
-export function loadCorpus(directory: string = CORPUS_DIR, snapshot: CorpusSnapshot | null = null, sealedTexts: readonly string[] = []): CorpusLoad {
+export function loadCorpus(directory: string = CORPUS_DIR, snapshot: CorpusSnapshot | null = null, heldOut: readonly string[] = []): CorpusLoad {
   const files = snapshot ? Object.keys(snapshot).sort().map((file) => resolve(directory, file)) : jsonlFiles(directory);
   const rejected: Record<string, number> = {};
   const reject = (reason: string) => (rejected[reason] = (rejected[reason] ?? 0) + 1);
@@ -282,19 +282,24 @@ export function loadCorpus(directory: string = CORPUS_DIR, snapshot: CorpusSnaps
   }
   const resembling = resemblingLines(
     messages.map((m) => m.text),
-    sealedTexts,
+    heldOut,
   );
   const kept = resembling.size === 0 ? messages : messages.filter((_, index) => !resembling.has(index));
   return { messages: kept, files: files.length, lines, rejected, duplicates, conflictingDuplicates, resemblingSealed: resembling.size };
 }
 
-const SEALED_DIRS = [
-  process.env.OPEN_MODERATION_SEALED ?? resolve(REPO_ROOT, 'evaluation/sealed'),
-  process.env.OPEN_MODERATION_SEALED_2 ?? resolve(REPO_ROOT, 'evaluation/sealed-2'),
-];
+export const SEALED_DIR = process.env.OPEN_MODERATION_SEALED ?? resolve(REPO_ROOT, 'evaluation/sealed');
+/** A second sealed set, written later from another brief (evaluation/sealed-2/README.md). */
+export const SECOND_SEALED_DIR = process.env.OPEN_MODERATION_SEALED_2 ?? resolve(REPO_ROOT, 'evaluation/sealed-2');
+/** The realistic dev set (training/dev-realistic/README.md): read, never trained on. */
+export const DEV_REALISTIC_DIR = process.env.OPEN_MODERATION_DEV_REALISTIC ?? resolve(REPO_ROOT, 'training/dev-realistic');
+const HELD_OUT_DIRS = [SEALED_DIR, SECOND_SEALED_DIR, DEV_REALISTIC_DIR];
 
-/** Both sealed sets' texts, only to leave resembling corpus lines out of training; nothing of them is printed. */
-export function sealedTexts(directories: readonly string[] = SEALED_DIRS): string[] {
+/**
+ * The texts of the sets that judge the models (both sealed sets and the realistic dev set), only to leave resembling
+ * corpus lines out of training; nothing of them is printed.
+ */
+export function heldOutTexts(directories: readonly string[] = HELD_OUT_DIRS): string[] {
   const texts: string[] = [];
   for (const path of directories.flatMap((directory) => jsonlFiles(directory))) {
     for (const raw of readFileSync(path, 'utf8').split('\n')) {
@@ -322,7 +327,7 @@ export function corpus(): CorpusLoad {
     const unrecorded = unrecordedFiles(CORPUS_DIR, snapshot).length;
     if (unrecorded > 0) console.warn(`corpus: ${unrecorded} file(s) on disk are not in training/corpus-snapshot.json and are left out (OPEN_MODERATION_CORPUS_ALL=1 reads them, npm run train -- --snapshot records them)`);
   }
-  return (cached = loadCorpus(CORPUS_DIR, snapshot, sealedTexts()));
+  return (cached = loadCorpus(CORPUS_DIR, snapshot, heldOutTexts()));
 }
 
 /** One line for training logs and the manifest. */

@@ -17,7 +17,7 @@ import { MODELS_DIR } from '../src/core/classifiers/paths.ts';
 import { loadModels } from '../src/core/classifiers/index.ts';
 import { DEV_HOLDOUT } from './datasets.ts';
 import { corpus, describeCorpus, CORPUS_POLICIES, CORPUS_LANGUAGES } from './corpus.ts';
-import { rocAuc } from './metrics.ts';
+import { cutLeavingAlone, rocAuc } from './metrics.ts';
 import { buildSpecs, trainAll } from './train-all.ts';
 import { apiVerdict } from '../scripts/eval-realistic.ts';
 
@@ -86,9 +86,7 @@ for (const policy of CORPUS_POLICIES) {
   totalLeft += left;
   const auc = rocAuc([...harmful, ...lookAlike], [...harmful.map(() => 1), ...lookAlike.map(() => 0)]);
   // The lowest cut that leaves `target` of the benign dev messages alone, and what it would catch.
-  const sortedBenign = [...lookAlike].sort((a, b) => b - a);
-  const allowed = Math.floor(sortedBenign.length * (1 - target));
-  const cut = sortedBenign.length === 0 ? 0.5 : (sortedBenign[allowed] ?? 0) + 1e-6;
+  const cut = lookAlike.length === 0 ? 0.5 : cutLeavingAlone(lookAlike, target);
   const caughtAtCut = harmful.filter((p) => p >= cut).length;
   // The balanced cut: the most caught plus left alone (in shares), the benign side being this policy's own
   // look-alikes and all benign messages, weighted equally (the sealed set judges mostly look-alikes).

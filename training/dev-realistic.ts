@@ -2,8 +2,8 @@
  * The realistic dev set (training/dev-realistic/*.jsonl, sealed format of training/corpus/POLICIES.md): messages
  * written in threads by writers who never saw the training corpus, so that cuts and false flags can be studied on
  * text the models were not built from. Unlike the sealed sets it may be read; it is never trained on (the corpus
- * loader does not read it) and scripts/prepare-sealed-set.ts dropped its lines resembling training text or a sealed
- * line when it was made.
+ * loader does not read it and leaves out corpus lines resembling its lines, as for the sealed sets), and
+ * scripts/prepare-sealed-set.ts dropped its lines resembling training text or a sealed line when it was made.
  *
  *   npx tsx training/dev-realistic.ts                         the sealed-style table with the models in use
  *   npx tsx training/dev-realistic.ts --left-alone 0.95       also, per policy, the cut leaving that share of its
@@ -18,8 +18,9 @@ import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../src/core/classifiers/paths.ts';
 import { loadModels } from '../src/core/classifiers/index.ts';
 import { apiVerdict, loadSealed, recordLooks, scoreSealed, sealedMarkdown } from '../scripts/eval-realistic.ts';
+import { DEV_REALISTIC_DIR } from './corpus.ts';
+import { cutLeavingAlone } from './metrics.ts';
 
-export const DEV_REALISTIC_DIR = process.env.OPEN_MODERATION_DEV_REALISTIC ?? resolve(REPO_ROOT, 'training/dev-realistic');
 export const DEV_REALISTIC_LOOKS = 'realistic dev set (training/dev-realistic, may be read)';
 
 export interface CutRow {
@@ -42,11 +43,7 @@ export function cutsForLeftAlone(scored: Array<{ policy: string; harmful: boolea
   return [...byPolicy]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([policy, { harmful, benign }]) => {
-      const sorted = [...benign].sort((a, b) => a - b);
-      const allowedFlags = Math.floor(sorted.length * (1 - share) + 1e-9);
-      // Flag only scores above the highest benign score that must stay unflagged.
-      const highestKept = sorted.length === 0 ? 0 : sorted[sorted.length - 1 - allowedFlags]!;
-      const cut = allowedFlags >= sorted.length ? 0 : Math.min(1, highestKept + 1e-6);
+      const cut = cutLeavingAlone(benign, share);
       return { policy, harmful: harmful.length, benign: benign.length, cut, caught: harmful.filter((p) => p >= cut).length };
     });
 }
@@ -57,7 +54,7 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(REPO_ROOT, 'training
   const load = loadSealed(DEV_REALISTIC_DIR);
   if (load.messages.length === 0) throw new Error(`no messages in ${DEV_REALISTIC_DIR}`);
   console.log(sealedMarkdown(scoreSealed(load)));
-  const scored = load.messages.flatMap((message) =>
+  const scored = !values['left-alone'] && !values.misses ? [] : load.messages.flatMap((message) =>
     Object.entries(message.judgements).map(([policy, judgement]) => {
       const verdict = apiVerdict(policy, message.text);
       return { policy, harmful: judgement === 'harmful', probability: verdict.probability, flagged: verdict.flagged, text: message.text, lang: message.lang };

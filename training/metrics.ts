@@ -135,3 +135,11 @@ export function bootstrapInterval(size: number, statistic: WeightedStatistic, ra
   const at = (q: number) => values[Math.min(values.length - 1, Math.max(0, Math.round(q * (values.length - 1))))]!;
   return [at((1 - level) / 2), at(1 - (1 - level) / 2)];
 }
+
+/** The lowest score cut (a score at or above it flags) that leaves at least `share` of the benign scores below it. */
+export function cutLeavingAlone(benign: readonly number[], share: number): number {
+  const sorted = [...benign].sort((a, b) => b - a);
+  // The small guard keeps 10 × (1 − 0.9) from flooring to 0 allowed flags.
+  const allowedFlags = Math.floor(sorted.length * (1 - share) + 1e-9);
+  return allowedFlags >= sorted.length ? 0 : sorted[allowedFlags]! + 1e-6;
+}

@@ -221,7 +221,11 @@ interface CorpusWeights {
 }
 
 /** Epochs whose iterates are averaged into the weights (training/logistic.ts); 0, the shipped recipe, keeps the last iterate. */
-const AVERAGE_EPOCHS = Number(process.env.OPEN_MODERATION_AVERAGE_EPOCHS ?? 0);
+const AVERAGE_EPOCHS = ((raw) => {
+  const epochs = Number(raw);
+  if (!Number.isInteger(epochs) || epochs < 0) throw new Error(`OPEN_MODERATION_AVERAGE_EPOCHS must be a whole number of epochs, not ${JSON.stringify(raw)}`);
+  return epochs;
+})(process.env.OPEN_MODERATION_AVERAGE_EPOCHS ?? '0');
 export const CORPUS_WEIGHTS: CorpusWeights = devWeights(process.env.OPEN_MODERATION_DEV_CORPUS_WEIGHTS) ?? { positive: 3, lookAlike: 3, otherHarm: 1 };
 
 /** How much more a corpus message in es, pt, fr or de weighs than an English one. */

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { SEALED_DIR, SECOND_SEALED_DIR, SEALED_LANGUAGES, loadSealed } from '../../../scripts/eval-realistic.ts';
-import { DEV_REALISTIC_DIR } from '../../../training/dev-realistic.ts';
+import { SEALED_LANGUAGES, loadSealed } from '../../../scripts/eval-realistic.ts';
+import { DEV_REALISTIC_DIR, SEALED_DIR, SECOND_SEALED_DIR } from '../../../training/corpus.ts';
 
 // Counts only: no line of a sealed set is printed, even when a check fails.
 for (const [name, directory, prefix] of [
@@ -23,7 +23,13 @@ for (const [name, directory, prefix] of [
     const ids = readdirSync(directory)
       .filter((file) => file.endsWith('.jsonl'))
       .flatMap((file) => readFileSync(resolve(directory, file), 'utf8').split('\n').filter((line) => line.trim() !== ''))
-      .map((line) => (JSON.parse(line) as { id: string }).id);
+      .map((line) => {
+        try {
+          return String((JSON.parse(line) as { id?: unknown }).id);
+        } catch {
+          return 'unparsable';
+        }
+      });
     assert.equal(new Set(ids).size, ids.length, 'duplicate ids');
     assert.equal(ids.filter((id) => !new RegExp(`^${prefix}-(en|es|pt|fr|de)-\\d{4}$`).test(id)).length, 0, 'ids outside the pattern');
   });
