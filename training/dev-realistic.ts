@@ -15,7 +15,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT } from '../src/core/classifiers/paths.ts';
+import { fileURLToPath } from 'node:url';
 import { loadModels } from '../src/core/classifiers/index.ts';
 import { apiVerdict, loadSealed, recordLooks, scoreSealed, sealedMarkdown } from '../scripts/eval-realistic.ts';
 import { DEV_REALISTIC_DIR } from './corpus.ts';
@@ -48,7 +48,7 @@ export function cutsForLeftAlone(scored: Array<{ policy: string; harmful: boolea
     });
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(REPO_ROOT, 'training/dev-realistic.ts')) {
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { misses: { type: 'string' }, 'left-alone': { type: 'string' }, note: { type: 'string', default: '' } } });
   loadModels();
   const load = loadSealed(DEV_REALISTIC_DIR);
