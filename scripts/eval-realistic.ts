@@ -46,6 +46,8 @@ export function apiVerdict(policyId: string, text: string): { probability: numbe
 interface SealedMessage {
   text: string;
   lang: string;
+  /** The file it came from (the realistic dev set fits cuts on some files and checks them on the others). */
+  file: string;
   judgements: Record<string, 'harmful' | 'benign'>;
 }
 
@@ -94,7 +96,7 @@ export function loadSealed(directory: string = SEALED_DIR): SealedLoad {
         badLines++;
         continue;
       }
-      messages.push({ text, lang, judgements: kept });
+      messages.push({ text, lang, file: name, judgements: kept });
     }
   }
   return { messages, files: files.length, sha256: digest.digest('hex'), badLines, unknownPolicyJudgements };

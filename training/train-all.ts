@@ -19,6 +19,7 @@ import { expandIdentityTemplates } from './identity.ts';
 import { buildProfanityTerms } from './wordlists.ts';
 import { obfuscate } from './obfuscate.ts';
 import { lengthBalanced } from './length-balance.ts';
+import { DECISION_CUTS } from './decision-cuts.ts';
 
 /**
  * Appends a source's training examples to `out`: each non-blank text (unless `skip` says so) and,
@@ -457,14 +458,8 @@ export function buildSpecs(): ModelSpec[] {
   const specs: ModelSpec[] = [
     {
       name: 'toxicity_severe',
-      // Decision cuts (issue #27, every corpus model): the lowest cut that leaves 97 % of the policy's benign dev messages
-      // alone, counting its own look-alikes and all benign messages half each, for the models trained without the corpus's
-      // dev split (training/dev-corpus.ts --target 0.97, "mixed cut", on the 94,424-message corpus, round 11's recipe; from round 8 on,
-      // the dev split is scored with the context features the models were trained with, and round 8's cuts for 0.96
-      // left 94.5 % of the sealed set's benign judgements alone). Round 2's cuts at
-      // 0.94 caught 85.5 % of the sealed set's harm but left only 92.8 % of its benign judgements alone (issue: 85 % /
-      // 95 %); decision round 3 moved them (docs/evaluation-classifiers.md).
-      decisionCut: 0.494,
+      // Decision cuts (issue #27, every corpus model): training/decision-cuts.ts says how they are chosen.
+      decisionCut: DECISION_CUTS.toxicity_severe,
       embeddings: true,
       seed: 114,
       // Issue #27: severe abuse as the corpus defines it (threats of serious harm, telling someone to kill themselves,
@@ -477,14 +472,14 @@ export function buildSpecs(): ModelSpec[] {
       // Round 10: the hand-written identity-benign lines weigh 2 here, not 4 as for hate: with round 10's anger, grief and
       // debate lines about groups at 4, toxicity trained without ToxiGen ranked it worse (training/dev-transfer.ts 0.826 → 0.808; 0.821 at 2).
       name: 'toxicity',
-      decisionCut: 0.772,
+      decisionCut: DECISION_CUTS.toxicity,
       seed: 101,
       positives: [davHate, davOffensive, olidOff, { ...hatEvalHate, weight: 0.5 }, { ...harassment, weight: 3 }, identityHate, toxHate, hateOwn],
       negatives: [everyday, chatHam, davNeither, olidNot, hatEvalNot, toxNeutral, { ...identityNeutral, weight: 4 }, { ...identityBenignOwn, weight: 2 }, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, selfHarm, sexual, { ...generalTweets, weight: 0.5 }],
     },
     {
       name: 'hate',
-      decisionCut: 0.389,
+      decisionCut: DECISION_CUTS.hate,
       embeddings: true,
       // Round 10 (with violence): each length band weighted to the overall share of positives. Corpus dev AUC 0.983
       // either way; OpenAI dev half H 0.868 → 0.871 (training/dev-openai.ts on OPEN_MODERATION_LENGTH_BALANCE=all runs).
@@ -510,7 +505,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'sexual',
-      decisionCut: 0.605,
+      decisionCut: DECISION_CUTS.sexual,
       embeddings: true,
       seed: 103,
       positives: [{ ...sexual, weight: 2 }],
@@ -521,7 +516,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'violence',
-      decisionCut: 0.537,
+      decisionCut: DECISION_CUTS.violence,
       embeddings: true,
       // Round 10: length-balanced, and the public sets' posts without a violent word as negatives (publicNotViolent).
       // Dev runs of training/dev-corpus.ts and training/dev-openai.ts, before → length-balanced → and those negatives:
@@ -537,7 +532,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'self_harm',
-      decisionCut: 0.703,
+      decisionCut: DECISION_CUTS.self_harm,
       embeddings: true,
       seed: 105,
       positives: [selfHarm],
@@ -546,14 +541,14 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'flirtation',
-      decisionCut: 0.519,
+      decisionCut: DECISION_CUTS.flirtation,
       seed: 106,
       positives: [flirtation],
       negatives: [everyday, chatHam, paragraphs, { ...neutral, weight: 3 }, { ...neutralPassages, weight: 3 }, hardNegatives, { ...sexual, weight: 0.5 }, violence, harassment, davNeither, generalTweets],
     },
     {
       name: 'spam',
-      decisionCut: 0.394,
+      decisionCut: DECISION_CUTS.spam,
       embeddings: true,
       seed: 107,
       // Round 12: NBSVM-style scaling (5-fold CV F1 0.9628 → 0.9653, AUC 0.9943 → 0.9948, AP 0.9834 → 0.9861; power 0.5
@@ -564,7 +559,7 @@ export function buildSpecs(): ModelSpec[] {
     },
     {
       name: 'self_promotion',
-      decisionCut: 0.782,
+      decisionCut: DECISION_CUTS.self_promotion,
       seed: 108,
       positives: [{ name: 'youtube:spam(4 videos)', texts: texts(ytTrain, (e) => e.label === 1) }, selfPromotion],
       negatives: [{ name: 'youtube:ham(4 videos)', texts: texts(ytTrain, (e) => e.label === 0) }, { name: 'sms:all', texts: every(smsTrain, 2).map((e) => e.text) }, neutral, { ...generalTweets, texts: every(generalTweets.texts, 3) }, davNeitherWithLink],
