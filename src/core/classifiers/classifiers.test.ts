@@ -64,6 +64,24 @@ test('toxicity separates an insult from a friendly message', () => {
   assert.ok(score('toxicity', 'Thanks so much for your help, have a lovely day').probability < 0.5);
 });
 
+test('severe abuse needs a threat, hate, self-harm or sexual harm beside the hostility', () => {
+  // Round 15 reads the severe model beside the harm models: heavy ordinary rudeness is toxicity only (POLICIES.md).
+  const rude = 'You are the most useless pathetic idiot I have ever worked with, shut up';
+  assert.ok(score('toxicity', rude).probability >= 0.5);
+  assert.ok(score('toxicity_severe', rude).probability < 0.5);
+  for (const severe of ['I will find you and kill you, you piece of shit', 'kill yourself loser nobody wants you', 'Ich bringe dich um, du Arschloch']) {
+    assert.ok(score('toxicity_severe', severe).probability >= 0.5, severe);
+    assert.ok(score('toxicity', severe).probability >= 0.5, severe);
+  }
+});
+
+test('violence leans on hostility: the words of violence in game and sport talk pass', () => {
+  assert.ok(score('violence', 'I will find you and kill you, you piece of shit').probability >= 0.5);
+  for (const text of ['Shoot the boss in the final stage with the fire arrows', 'Our team got slaughtered 5-0 on Saturday', 'we killed it at the gig last night']) {
+    assert.ok(score('violence', text).probability < 0.5, text);
+  }
+});
+
 test('hate flags dehumanizing statements about a group and not neutral mentions of it', () => {
   assert.ok(score('hate', 'Immigrants are vermin and should be wiped out').probability >= 0.5);
   assert.ok(score('hate', 'My neighbours are immigrants and they are lovely').probability < 0.5);

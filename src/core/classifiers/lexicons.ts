@@ -301,6 +301,17 @@ function lookup(table: Map<string, TermEntry>, key: string): TermEntry | undefin
   return undefined;
 }
 
+/**
+ * Whether `word` is in the lexicon only because lookup read it as a plural: "assess" is no plural of "asse". The
+ * featurizer keeps that reading (the shipped models were trained with it); the profanity policy asks this to drop it.
+ */
+export function isDoubleSPluralGuess(word: string): boolean {
+  if (!termTable) termTable = buildTable();
+  if (word.length < 5 || !word.endsWith('ss') || termTable.has(word)) return false;
+  for (const stem of wordPrefixes) if (word.startsWith(stem)) return false;
+  return termTable.has(word.slice(0, -1));
+}
+
 /** A lexicon term found in a token sequence: `words` tokens from `start`. */
 export interface LexiconMatch {
   start: number;

@@ -5,7 +5,8 @@
  */
 import type { FieldResult, Policy, PolicyContext, PolicySettings } from '../policy.ts';
 import { featuresOf, type ScoringMemo, type TextFeatures } from './features.ts';
-import { lexiconIndex } from './lexicons.ts';
+import { isDoubleSPluralGuess, lexiconIndex, lexiconMatches } from './lexicons.ts';
+import { innocentEverywhere } from './profanity-senses.ts';
 import { loadModels, model, MODEL_NAMES, modelTable, slotOf, type ModelName } from './models.ts';
 
 // Six decimals: coarser rounding ties many low scores at 0 and destroys the ranking.
@@ -138,6 +139,53 @@ function violence(f: TextFeatures): number {
   return modelProbability('violence', f) ?? saturate(lex(f, 'violence') * 0.5 + lex(f, 'threat') + lex(f, 'gore') * 0.5);
 }
 
+/**
+ * Severe abuse as POLICIES.md defines it: toxicity that threatens, hates, urges self-harm or harasses sexually (162 of
+ * the realistic dev set's 168 severe judgements were also harmful for one of those four). The severe model alone
+ * could not tell heavy ordinary rudeness from it; the geometric mean with the strongest of the four models can.
+ */
+function severeAbuse(f: TextFeatures): number | null {
+  return severeBeside(f, Math.max(violence(f), hate(f), modelProbability('self_harm', f) ?? 0, modelProbability('sexual', f) ?? 0));
+}
+
+function severeBeside(f: TextFeatures, harm: number): number | null {
+  const severe = modelProbability('toxicity_severe', f);
+  return severe === null ? null : Math.sqrt(severe * harm);
+}
+
+/**
+ * Toxicity includes threats and attacks on groups (POLICIES.md), which the severe model read beside the violence and
+ * hate models sees better than the toxicity model: the stronger of the two, read so that 0.5 falls where the pair
+ * catches on the realistic dev set what the toxicity model alone caught there (round 15: at 0.582, 26 of its 430
+ * benign judgements flagged instead of 32, fewer on both halves of the set). Beside self-harm and sexual models too
+ * it flagged 20, but it ranked the OpenAI dev half's harassment worse (AUC 0.861 → 0.846; this pair 0.859).
+ */
+const TOXICITY_PAIR_CUT = 0.582;
+
+function toxicityScore(f: TextFeatures): number {
+  const modelled = modelProbability('toxicity', f);
+  const severe = severeBeside(f, Math.max(violence(f), hate(f)));
+  if (modelled === null || severe === null) return toxicity(f);
+  return movedCut(Math.max(modelled, severe), TOXICITY_PAIR_CUT);
+}
+
+/** The probability with `cut` moved to 0.5 (a shift of the log-odds). */
+function movedCut(probability: number, cut: number): number {
+  const p = Math.min(1 - 1e-12, Math.max(1e-12, probability));
+  return 1 / (1 + Math.exp(-(Math.log(p / (1 - p)) - Math.log(cut / (1 - cut)))));
+}
+
+/**
+ * Violence leaning a quarter on hostility: game talk, sport, news, hunting and gardening use the words of violence
+ * without aiming them at anyone, and the toxicity models see that. Only when the models are loaded.
+ */
+function violenceScore(f: TextFeatures): number {
+  const modelled = modelProbability('violence', f);
+  const hostile = Math.max(modelProbability('toxicity', f) ?? -1, modelProbability('toxicity_severe', f) ?? -1);
+  if (modelled === null || hostile < 0) return violence(f);
+  return modelled ** 0.75 * hostile ** 0.25;
+}
+
 function identityEvidence(f: TextFeatures): number {
   let total = 0;
   for (const category of IDENTITY_LABELS) total += lex(f, category.lexicon);
@@ -159,10 +207,29 @@ function threatEvidence(f: TextFeatures): number {
 
 const PROFANITY_BY_SEVERITY = [0, 0.62, 0.85, 0.96];
 
-function profanity(f: TextFeatures): number {
-  const severity = f.lexicon.maxProfanitySeverity;
+const PROFANITY_LEXICONS = ['prof_mild', 'prof_strong', 'prof_severe'].map(lexiconIndex);
+
+function profanity(f: TextFeatures, text: string): number {
+  if (f.lexicon.maxProfanitySeverity === 0) return 0.02;
+  // Counted again without the words meant innocently here (profanity-senses.ts) and without "assess" read as a
+  // plural; the features keep them, as the models were trained with them.
+  let severity = 0;
+  let hits = 0;
+  for (const match of lexiconMatches(f.tokens)) {
+    let level = -1;
+    let weight = 0;
+    for (let k = 0; k < match.entry.categories.length; k++) {
+      const found = PROFANITY_LEXICONS.indexOf(match.entry.categories[k]!);
+      if (found < 0) continue;
+      level = Math.max(level, found);
+      weight += match.entry.weights[k]!;
+    }
+    if (level < 0) continue;
+    if (match.words === 1 && (isDoubleSPluralGuess(match.phrase) || innocentEverywhere(match.phrase, text))) continue;
+    severity = Math.max(severity, level + 1);
+    hits += weight;
+  }
   if (severity === 0) return 0.02;
-  const hits = lex(f, 'prof_mild') + lex(f, 'prof_strong') + lex(f, 'prof_severe');
   return Math.min(0.99, PROFANITY_BY_SEVERITY[severity]! + 0.03 * Math.max(0, hits - 1));
 }
 
@@ -240,10 +307,10 @@ function personalInformation(f: TextFeatures, text: string): FieldResult {
 }
 
 export const classifierPolicies: Policy[] = [
-  classifier('toxicity', 0.5, (f) => ({ probability: toxicity(f) })),
+  classifier('toxicity', 0.5, (f) => ({ probability: toxicityScore(f) })),
   classifier('toxicity_severe', 0.8, (f) => {
-    // Issue #27: a model of its own, trained on the realistic corpus's severe abuse; the lexicon composite below is the fallback.
-    const modelled = modelProbability('toxicity_severe', f);
+    // Issue #27: the severe model of its own, trained on the realistic corpus's severe abuse, read beside the harm models (severeAbuse); the lexicon composite below is the fallback.
+    const modelled = severeAbuse(f);
     if (modelled !== null) return { probability: modelled };
     const severeEvidence = Math.max(
       f.lexicon.maxProfanitySeverity === 3 ? 0.85 : 0,
@@ -264,9 +331,9 @@ export const classifierPolicies: Policy[] = [
   }, 0.5, [...IDENTITY_LABELS.map((label) => label.id), 'threat']),
   classifier('sexual', 0.7, (f) => ({ probability: modelProbability('sexual', f) ?? saturate(lex(f, 'sexual') * 0.5 + lex(f, 'prof_sexual') * 0.5) })),
   classifier('flirtation', 0.2, (f) => ({ probability: modelProbability('flirtation', f) ?? saturate(lex(f, 'flirt') * 0.5) })),
-  classifier('profanity', 0.3, (f) => ({ probability: profanity(f) })),
+  classifier('profanity', 0.3, (f, text) => ({ probability: profanity(f, text) })),
   classifier('violence', 0.8, (f) => {
-    const p = violence(f);
+    const p = violenceScore(f);
     return {
       probability: p,
       labels: [

@@ -1,4 +1,5 @@
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
+import { innocentAt, TextWords, wordAround } from '../classifiers/profanity-senses.ts';
 import type { FieldResult, Policy } from '../policy.ts';
 
 const matcher = new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
@@ -7,11 +8,15 @@ const matcher = new RegExpMatcher({ ...englishDataset.build(), ...englishRecomme
  * Obscenity's English matcher sees through spellings a trained model has
  * rarely met ("fuuuuckin", "bullsh!t", styled letters) while keeping word
  * boundaries ("Scunthorpe", "assessment"). One distinct term scores 0.8, each
- * further one 0.1 more.
+ * further one 0.1 more; a word meant innocently here ("Dick Hollis", profanity-senses.ts) does not count.
  */
 export function obscenityScore(text: string): number {
   if (text.length === 0) return 0;
-  const matches = matcher.getAllMatches(text);
+  const words = new TextWords(text);
+  const matches = matcher.getAllMatches(text).filter((m) => {
+    const word = wordAround(text, m.startIndex, m.endIndex);
+    return !innocentAt(text, word.start, word.end, words);
+  });
   if (matches.length === 0) return 0;
   const distinct = new Set(matches.map((m) => m.termId)).size;
   return Math.min(1, 0.8 + 0.1 * (distinct - 1));

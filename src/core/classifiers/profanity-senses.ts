@@ -1,0 +1,136 @@
+/**
+ * Listed profanity that also has an innocent sense a word list cannot see: a name ("Dick Hollis"), a place
+ * (Cumming, Georgia; Fucking, Austria), an animal ("our cock crows at four", "ma chatte a eu quatre chatons", a
+ * breeder's bitch and her puppies, blue tits at the feeder), or an ordinary word of another language (Portuguese
+ * "na bicha" is in the queue; German "zu dick" is too thick). Each sense is recognised by what stands beside the word
+ * in the original text, never by the word alone, so the rude sense of the same word is still counted.
+ *
+ * Pure: the profanity policy asks only when a listed word was found, which few messages have.
+ */
+
+interface Sense {
+  /** A proper name: capitalised, not opening a sentence, and followed by another capitalised word ("Dick Van Dyke"). */
+  name?: boolean;
+  /** A place name: capitalised and after a word that introduces a place ("to Cumming", "nach Fucking"). */
+  place?: boolean;
+  /** The innocent sense follows one of these words (lower case). */
+  after?: ReadonlySet<string>;
+  /** The innocent sense is meant when one of these words or emoji is anywhere in the text (lower case). */
+  cues?: ReadonlySet<string>;
+}
+
+const PLACE_INTRODUCERS = new Set([
+  'in', 'to', 'from', 'near', 'at', 'via', 'visit', 'visiting', 'nach', 'aus', 'bei', 'von', 'vom', 'à', 'de', 'em', 'en', 'para', 'hieß', 'heißt', 'called', 'named',
+]);
+const GERMAN_DEGREE = new Set(['zu', 'so', 'sehr', 'ganz', 'ziemlich', 'voll', 'mega', 'echt', 'richtig', 'viel', 'nicht', 'nich', 'ist', 'bin', 'bist', 'sind', 'war', 'wird', 'werden', 'etwas', 'bisschen', 'recht', 'extrem', 'schön']);
+const POULTRY = new Set(['hen', 'hens', 'chicken', 'chickens', 'rooster', 'roosters', 'crow', 'crows', 'crowing', 'crowed', 'coop', 'bantam', 'poultry', 'flock', 'pullet', 'pullets', 'eggs', '🐓', '🐔']);
+const CATS_EN = new Set(['cat', 'cats', 'kitten', 'kittens', 'kitty', 'meow', 'willow', '🐱', '🐈']);
+const CATS_FR = new Set(['chaton', 'chatons', 'minou', 'croquettes', 'litière', 'litiere', 'vétérinaire', 'veterinaire', 'véto', 'miaule', 'miaou', 'portée', 'stérilisée', 'sterilisee', '🐱', '🐈']);
+const CATS_DE = new Set(['katze', 'katzen', 'kater', 'kätzchen', 'katzchen', 'tierarzt', 'tierärztin', 'katzenfutter', 'katzenklo', 'miau', '🐱', '🐈']);
+const DOGS = new Set(['puppy', 'puppies', 'pups', 'whelp', 'whelped', 'whelping', 'breeder', 'kennel', 'kennels', '🐕', '🐶']);
+const DONKEYS = new Set(['donkey', 'donkeys', 'mule', 'mules', 'foal', 'jenny', '🫏']);
+// Not "great": great tits are a bird, but the phrase is far more often not.
+const TIT_KINDS = new Set(['blue', 'coal', 'marsh', 'crested', 'willow']);
+const BIRDS = new Set(['bird', 'birds', 'feeder', 'feeders', 'nestbox', 'nest', 'birdwatching', 'birding']);
+const KNOBS = new Set(['door', 'volume', 'gear', 'tuning', 'control', 'radiator', 'drawer']);
+const QUEUE_PT = new Set(['na', 'numa', 'pela', 'em']);
+
+const SENSES: ReadonlyMap<string, Sense> = new Map<string, Sense>([
+  ['dick', { name: true, after: GERMAN_DEGREE }],
+  ['cumming', { name: true, place: true }],
+  ['fucking', { place: true }],
+  ['cock', { cues: POULTRY }],
+  ['pussy', { cues: CATS_EN }],
+  ['chatte', { cues: CATS_FR }],
+  ['muschi', { cues: CATS_DE }],
+  ['bitch', { cues: DOGS }],
+  ['ass', { cues: DONKEYS }],
+  ['tits', { after: TIT_KINDS, cues: BIRDS }],
+  ['knob', { after: KNOBS }],
+  ['bicha', { after: QUEUE_PT }],
+  // Dick Van Dyke, a Van Dyke beard, Van Dyke brown.
+  ['dyke', { after: new Set(['van']) }],
+]);
+
+const WORD = /[\p{L}\p{M}\p{N}'’]+|\p{Extended_Pictographic}/gu;
+const isUpper = (char: string | undefined): boolean => char !== undefined && char !== char.toLowerCase() && char === char.toUpperCase();
+const isLower = (char: string | undefined): boolean => char !== undefined && char !== char.toUpperCase() && char === char.toLowerCase();
+/** "Dick", not "DICK" or "dick". */
+const capitalised = (word: string): boolean => isUpper(word[0]) && isLower(word[1]);
+
+function previousWord(text: string, start: number): string {
+  const match = /([\p{L}\p{M}\p{N}'’]+)[^\p{L}\p{M}\p{N}]*$/u.exec(text.slice(Math.max(0, start - 40), start));
+  return match ? match[1]! : '';
+}
+
+function nextWord(text: string, end: number): string {
+  const match = /^[ \t]+([\p{L}\p{M}\p{N}'’]+)/u.exec(text.slice(end, end + 40));
+  return match ? match[1]! : '';
+}
+
+/** Nothing but spaces since the text or its sentence began. */
+function opensSentence(text: string, start: number): boolean {
+  for (let i = start - 1; i >= 0; i--) {
+    const char = text[i]!;
+    if (char === ' ' || char === '\t' || char === '"' || char === '“' || char === '«' || char === '(') continue;
+    return char === '.' || char === '!' || char === '?' || char === '…' || char === '\n' || char === '\r';
+  }
+  return true;
+}
+
+/** The lower-case words and emoji of a text, computed once per text however many words ask. */
+class TextWords {
+  private words: Set<string> | null = null;
+  constructor(private readonly text: string) {}
+  has(cues: ReadonlySet<string>): boolean {
+    this.words ??= new Set(Array.from(this.text.matchAll(WORD), (match) => match[0].toLowerCase()));
+    for (const cue of cues) if (this.words.has(cue)) return true;
+    return false;
+  }
+}
+
+function innocentWith(sense: Sense, text: string, start: number, end: number, words: TextWords): boolean {
+  const word = text.slice(start, end);
+  const before = previousWord(text, start).toLowerCase();
+  if (sense.after?.has(before)) return true;
+  if (sense.cues && words.has(sense.cues)) return true;
+  if (!capitalised(word) || opensSentence(text, start)) return false;
+  if (sense.place && PLACE_INTRODUCERS.has(before)) return true;
+  return sense.name === true && capitalised(nextWord(text, end));
+}
+
+/** Whether the word at text[start, end) is meant in an innocent sense the profanity list does not see. */
+export function innocentAt(text: string, start: number, end: number, words: TextWords = new TextWords(text)): boolean {
+  const sense = SENSES.get(text.slice(start, end).toLowerCase());
+  return sense !== undefined && innocentWith(sense, text, start, end, words);
+}
+
+const escapeRegExp = (value: string): string => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Whether every occurrence of the listed word `term` in `text` is meant innocently. False when the term is not one
+ * with an innocent sense or when no occurrence is written out plainly (an obfuscated "c0ck" has no innocent sense).
+ */
+export function innocentEverywhere(term: string, text: string): boolean {
+  const sense = SENSES.get(term);
+  if (!sense) return false;
+  const words = new TextWords(text);
+  let found = 0;
+  for (const match of text.matchAll(new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])${escapeRegExp(term)}(?![\\p{L}\\p{M}\\p{N}])`, 'giu'))) {
+    found++;
+    if (!innocentWith(sense, text, match.index, match.index + match[0].length, words)) return false;
+  }
+  return found > 0;
+}
+
+/** The whole word around text[start, end] (inclusive end), for matchers that report part of a word. */
+export function wordAround(text: string, start: number, end: number): { start: number; end: number } {
+  const letter = /[\p{L}\p{M}\p{N}'’]/u;
+  let from = start;
+  let to = end + 1;
+  while (from > 0 && letter.test(text[from - 1]!)) from--;
+  while (to < text.length && letter.test(text[to]!)) to++;
+  return { start: from, end: to };
+}
+
+export { TextWords };
