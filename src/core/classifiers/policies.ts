@@ -154,28 +154,6 @@ function severeBeside(f: TextFeatures, harm: number): number | null {
 }
 
 /**
- * Toxicity includes threats and attacks on groups (POLICIES.md), which the severe model read beside the violence and
- * hate models sees better than the toxicity model: the stronger of the two, read so that 0.5 falls where the pair
- * catches on the realistic dev set what the toxicity model alone caught there (round 15: at 0.582, 26 of its 430
- * benign judgements flagged instead of 32, fewer on both halves of the set). Beside self-harm and sexual models too
- * it flagged 20, but it ranked the OpenAI dev half's harassment worse (AUC 0.861 → 0.846; this pair 0.859).
- */
-const TOXICITY_PAIR_CUT = 0.582;
-
-function toxicityScore(f: TextFeatures): number {
-  const modelled = modelProbability('toxicity', f);
-  const severe = severeBeside(f, Math.max(violence(f), hate(f)));
-  if (modelled === null || severe === null) return toxicity(f);
-  return movedCut(Math.max(modelled, severe), TOXICITY_PAIR_CUT);
-}
-
-/** The probability with `cut` moved to 0.5 (a shift of the log-odds). */
-function movedCut(probability: number, cut: number): number {
-  const p = Math.min(1 - 1e-12, Math.max(1e-12, probability));
-  return 1 / (1 + Math.exp(-(Math.log(p / (1 - p)) - Math.log(cut / (1 - cut)))));
-}
-
-/**
  * Violence leaning a quarter on hostility: game talk, sport, news, hunting and gardening use the words of violence
  * without aiming them at anyone, and the toxicity models see that. Only when the models are loaded.
  */
@@ -307,7 +285,7 @@ function personalInformation(f: TextFeatures, text: string): FieldResult {
 }
 
 export const classifierPolicies: Policy[] = [
-  classifier('toxicity', 0.5, (f) => ({ probability: toxicityScore(f) })),
+  classifier('toxicity', 0.5, (f) => ({ probability: toxicity(f) })),
   classifier('toxicity_severe', 0.8, (f) => {
     // Issue #27: the severe model of its own, trained on the realistic corpus's severe abuse, read beside the harm models (severeAbuse); the lexicon composite below is the fallback.
     const modelled = severeAbuse(f);
