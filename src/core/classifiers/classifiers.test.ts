@@ -82,6 +82,14 @@ test('violence leans on hostility: the words of violence in game and sport talk 
   }
 });
 
+test('flirtation covers explicit advances, not sex education or escort ads', () => {
+  // Round 17: explicit advances are flirtation as well as sexual (POLICIES.md).
+  assert.ok(score('flirtation', 'come over tonight, I want you naked in my bed').probability >= 0.5);
+  assert.ok(score('flirtation', 'At what age should we talk to kids about sex and consent?').probability < 0.5);
+  assert.ok(score('flirtation', 'Escorts available 24/7, full service, call now 0455 555 219').probability < 0.5);
+  assert.ok(score('flirtation', 'Thanks so much for the quick delivery, lovely seller').probability < 0.5);
+});
+
 test('hate flags dehumanizing statements about a group and not neutral mentions of it', () => {
   assert.ok(score('hate', 'Immigrants are vermin and should be wiped out').probability >= 0.5);
   assert.ok(score('hate', 'My neighbours are immigrants and they are lovely').probability < 0.5);
