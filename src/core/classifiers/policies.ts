@@ -145,12 +145,9 @@ function violence(f: TextFeatures): number {
  * could not tell heavy ordinary rudeness from it; the geometric mean with the strongest of the four models can.
  */
 function severeAbuse(f: TextFeatures): number | null {
-  return severeBeside(f, Math.max(violence(f), hate(f), modelProbability('self_harm', f) ?? 0, modelProbability('sexual', f) ?? 0));
-}
-
-function severeBeside(f: TextFeatures, harm: number): number | null {
   const severe = modelProbability('toxicity_severe', f);
-  return severe === null ? null : Math.sqrt(severe * harm);
+  if (severe === null) return null;
+  return Math.sqrt(severe * Math.max(violence(f), hate(f), modelProbability('self_harm', f) ?? 0, modelProbability('sexual', f) ?? 0));
 }
 
 /**
