@@ -12,25 +12,34 @@ function at(text: string, word: string): boolean {
   return innocentAt(text, start, start + word.length);
 }
 
+// [sentence, listed word]: the word meant innocently, by what stands beside it.
+const INNOCENT: Array<[string, string]> = [
+  ['Our old cock crows at four every morning, the hens are quieter.', 'cock'],
+  ['Loved the old Dick Van Dyke films as a kid.', 'Dick'],
+  ['Loved the old Dick Van Dyke films as a kid.', 'Dyke'],
+  ['Die Suppe ist viel zu dick geworden.', 'dick'],
+  ['We drove from Atlanta to Cumming for the fair.', 'Cumming'],
+  ['Wir fahren nach Fucking, das Dorf in Österreich.', 'Fucking'],
+  ['Two blue tits at the feeder this morning!', 'tits'],
+  ['Ma chatte a eu quatre chatons cette nuit.', 'chatte'],
+  ['The door knob came off in my hand.', 'knob'],
+  ['Fiquei uma hora na bicha do supermercado.', 'bicha'],
+  ['Our bitch whelped six puppies last night.', 'bitch'],
+];
+// Still counted: the rude sense of the same words, and a name that opens a sentence (a capital there proves nothing).
+const COUNTED: Array<[string, string]> = [
+  ['suck my cock', 'cock'],
+  ['Dick Van Dyke is on tonight', 'Dick'],
+  ['what a dick move', 'dick'],
+  ['Fucking typical.', 'Fucking'],
+  ['nice tits', 'tits'],
+  ['sai daqui sua bicha', 'bicha'],
+  ['shut up bitch', 'bitch'],
+];
+
 test('a listed word is innocent only where what stands beside it says so', () => {
-  assert.equal(at('Our old cock crows at four every morning, the hens are quieter.', 'cock'), true);
-  assert.equal(at('suck my cock', 'cock'), false);
-  assert.equal(at('Loved the old Dick Van Dyke films as a kid.', 'Dick'), true);
-  assert.equal(at('Loved the old Dick Van Dyke films as a kid.', 'Dyke'), true);
-  assert.equal(at('Dick Van Dyke is on tonight', 'Dick'), false, 'a capital at the start of a sentence proves nothing');
-  assert.equal(at('what a dick move', 'dick'), false);
-  assert.equal(at('Die Suppe ist viel zu dick geworden.', 'dick'), true);
-  assert.equal(at('We drove from Atlanta to Cumming for the fair.', 'Cumming'), true);
-  assert.equal(at('Wir fahren nach Fucking, das Dorf in Österreich.', 'Fucking'), true);
-  assert.equal(at('Fucking typical.', 'Fucking'), false);
-  assert.equal(at('Two blue tits at the feeder this morning!', 'tits'), true);
-  assert.equal(at('nice tits', 'tits'), false);
-  assert.equal(at('Ma chatte a eu quatre chatons cette nuit.', 'chatte'), true);
-  assert.equal(at('The door knob came off in my hand.', 'knob'), true);
-  assert.equal(at('Fiquei uma hora na bicha do supermercado.', 'bicha'), true);
-  assert.equal(at('sai daqui sua bicha', 'bicha'), false);
-  assert.equal(at('Our bitch whelped six puppies last night.', 'bitch'), true);
-  assert.equal(at('shut up bitch', 'bitch'), false);
+  for (const [text, word] of INNOCENT) assert.equal(at(text, word), true, `${word} in: ${text}`);
+  for (const [text, word] of COUNTED) assert.equal(at(text, word), false, `${word} in: ${text}`);
 });
 
 test('innocentEverywhere needs every plain occurrence innocent', () => {
