@@ -12,8 +12,10 @@ const matcher = new RegExpMatcher({ ...englishDataset.build(), ...englishRecomme
  */
 export function obscenityScore(text: string): number {
   if (text.length === 0) return 0;
+  const found = matcher.getAllMatches(text);
+  if (found.length === 0) return 0;
   const words = new TextWords(text);
-  const matches = matcher.getAllMatches(text).filter((m) => {
+  const matches = found.filter((m) => {
     const word = wordAround(text, m.startIndex, m.endIndex);
     return !innocentAt(text, word.start, word.end, words);
   });
