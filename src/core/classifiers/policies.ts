@@ -5,7 +5,7 @@
  */
 import type { FieldResult, Policy, PolicyContext, PolicySettings } from '../policy.ts';
 import { featuresOf, type ScoringMemo, type TextFeatures } from './features.ts';
-import { isDoubleSPluralGuess, lexiconIndex, lexiconMatches } from './lexicons.ts';
+import { isDoubleSPluralGuess, lexiconIndex, lexiconMatches, profanityVariantEntry, type TermEntry } from './lexicons.ts';
 import { innocentEverywhere } from './profanity-senses.ts';
 import { loadModels, model, MODEL_NAMES, modelTable, slotOf, type ModelName } from './models.ts';
 
@@ -198,24 +198,32 @@ const PROFANITY_BY_SEVERITY = [0, 0.62, 0.85, 0.96];
 const PROFANITY_LEXICONS = ['prof_mild', 'prof_strong', 'prof_severe'].map(lexiconIndex);
 
 function profanity(f: TextFeatures, text: string): number {
-  if (f.lexicon.maxProfanitySeverity === 0) return 0.02;
   // Counted again without the words meant innocently here (profanity-senses.ts) and without "assess" read as a
-  // plural; the features keep them, as the models were trained with them.
+  // plural, and with what the lexicon misses (profanityVariantEntry); the features stay as the models were trained.
   let severity = 0;
   let hits = 0;
-  for (const match of lexiconMatches(f.tokens)) {
+  const count = (entry: TermEntry): void => {
     let level = -1;
     let weight = 0;
-    for (let k = 0; k < match.entry.categories.length; k++) {
-      const found = PROFANITY_LEXICONS.indexOf(match.entry.categories[k]!);
+    for (let k = 0; k < entry.categories.length; k++) {
+      const found = PROFANITY_LEXICONS.indexOf(entry.categories[k]!);
       if (found < 0) continue;
       level = Math.max(level, found);
-      weight += match.entry.weights[k]!;
+      weight += entry.weights[k]!;
     }
-    if (level < 0) continue;
-    if (match.words === 1 && (isDoubleSPluralGuess(match.phrase) || innocentEverywhere(match.phrase, text))) continue;
+    if (level < 0) return;
     severity = Math.max(severity, level + 1);
     hits += weight;
+  };
+  if (f.lexicon.maxProfanitySeverity > 0) {
+    for (const match of lexiconMatches(f.tokens)) {
+      if (match.words === 1 && (isDoubleSPluralGuess(match.phrase) || innocentEverywhere(match.phrase, text))) continue;
+      count(match.entry);
+    }
+  }
+  for (let i = 0; i < f.tokens.length; i++) {
+    const variant = profanityVariantEntry(f.tokens[i]!, i > 0 ? f.tokens[i - 1]! : '');
+    if (variant !== undefined && !innocentEverywhere(variant.word, text)) count(variant.entry);
   }
   if (severity === 0) return 0.02;
   return Math.min(0.99, PROFANITY_BY_SEVERITY[severity]! + 0.03 * Math.max(0, hits - 1));
