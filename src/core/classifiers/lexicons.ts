@@ -335,6 +335,7 @@ const NOT_PLURALS = new Set(['anales']);
  */
 const ES_PLURAL_STEM = /(?:[nlrdzjsx]|ch|sh)$/;
 const PROFANITY_CATEGORIES = new Set(['prof_mild', 'prof_strong', 'prof_severe'].map(lexiconIndex));
+const PROFANITY_LEVEL = new Map(['prof_mild', 'prof_strong', 'prof_severe'].map((name, level) => [lexiconIndex(name), level + 1]));
 const isProfanity = (entry: TermEntry | undefined): entry is TermEntry => entry !== undefined && entry.categories.some((c) => PROFANITY_CATEGORIES.has(c));
 const SEVERITY_CATEGORY = [0, lexiconIndex('prof_mild'), lexiconIndex('prof_strong'), lexiconIndex('prof_severe')] as const;
 const AFTER_MODELS_ENTRIES = PROFANITY_AFTER_MODELS.map(([stem, severity, prefix]) => ({ stem, prefix, entry: { categories: [SEVERITY_CATEGORY[severity]], weights: [1] } as TermEntry }));
@@ -377,6 +378,54 @@ export function profanityVariantEntry(token: string, previous: string): { word: 
     if (isProfanity(entry) && ES_PLURAL_STEM.test(singular) && !isFalseFriend(singular, previous)) return { word: singular, entry };
   }
   return added === undefined ? undefined : { word, entry: added };
+}
+
+/** The single-word profanity terms by length, for reading a masked word ("f**k"); built on first use. */
+let maskable: Map<number, Array<{ word: string; entry: TermEntry }>> | null = null;
+let maskableGeneration = -1;
+const LETTERS_ONLY = /^\p{L}+$/u;
+
+function maskableTerms(): Map<number, Array<{ word: string; entry: TermEntry }>> {
+  if (!termTable) termTable = buildTable();
+  if (maskable !== null && maskableGeneration === tableGeneration) return maskable;
+  maskable = new Map();
+  for (const [word, entry] of termTable) {
+    if (!isProfanity(entry) || !LETTERS_ONLY.test(word)) continue;
+    const bucket = maskable.get(word.length) ?? [];
+    bucket.push({ word, entry });
+    maskable.set(word.length, bucket);
+  }
+  maskableGeneration = tableGeneration;
+  return maskable;
+}
+
+/**
+ * A swear word written with asterisks for some letters ("f**k", "sh*t", "p*tain", "a**hole"), which the tokenizer
+ * reads without them ("fk"): the listed single words it can stand for, and the mildest of them. A mask has a star
+ * between letters or two or more at its end, and at least two letters; stars around a word ("*sigh*") are emphasis,
+ * one star after a word a footnote ("free*").
+ */
+export function maskedProfanityEntry(raw: string): { word: string; entry: TermEntry } | undefined {
+  let mask = raw.toLowerCase();
+  if (mask.startsWith('*') && mask.endsWith('*')) mask = mask.replace(/^\*+|\*+$/g, '');
+  const star = mask.indexOf('*');
+  if (star <= 0) return undefined;
+  const trailing = mask.length - mask.replace(/\*+$/, '').length;
+  const internal = mask.slice(0, mask.length - trailing).includes('*');
+  if (!internal && trailing < 2) return undefined;
+  const letters = mask.replace(/\*/g, '');
+  if (letters.length < 2) return undefined;
+  const candidates = maskableTerms().get(mask.length);
+  if (candidates === undefined) return undefined;
+  let best: { word: string; entry: TermEntry; level: number } | undefined;
+  outer: for (const candidate of candidates) {
+    const word = candidate.word;
+    for (let i = 0; i < mask.length; i++) if (mask[i] !== '*' && mask[i] !== word[i]) continue outer;
+    let level = 0;
+    for (const category of candidate.entry.categories) level = Math.max(level, PROFANITY_LEVEL.get(category) ?? 0);
+    if (best === undefined || level < best.level) best = { ...candidate, level };
+  }
+  return best === undefined ? undefined : { word: best.word, entry: best.entry };
 }
 
 /** A lexicon term found in a token sequence: `words` tokens from `start`. */

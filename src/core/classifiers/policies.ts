@@ -5,8 +5,9 @@
  */
 import type { FieldResult, Policy, PolicyContext, PolicySettings } from '../policy.ts';
 import { featuresOf, type ScoringMemo, type TextFeatures } from './features.ts';
-import { isDoubleSPluralGuess, lexiconIndex, lexiconMatches, profanityVariantEntry, type TermEntry } from './lexicons.ts';
+import { isDoubleSPluralGuess, lexiconIndex, lexiconMatches, maskedProfanityEntry, profanityVariantEntry, type TermEntry } from './lexicons.ts';
 import { innocentEverywhere } from './profanity-senses.ts';
+import { withoutSeriousnessMarkers } from './seriousness.ts';
 import { loadModels, model, MODEL_NAMES, modelTable, slotOf, type ModelName } from './models.ts';
 
 // Six decimals: coarser rounding ties many low scores at 0 and destroys the ranking.
@@ -197,6 +198,9 @@ const PROFANITY_BY_SEVERITY = [0, 0.62, 0.85, 0.96];
 
 const PROFANITY_LEXICONS = ['prof_mild', 'prof_strong', 'prof_severe'].map(lexiconIndex);
 
+/** A word with a star in it ("f**k", "sh*t"): maskedProfanityEntry says whether it stands for a swear word. */
+const MASKED_WORD = /[\p{L}*]*\*[\p{L}*]*/gu;
+
 function profanity(f: TextFeatures, text: string): number {
   // Counted again without the words meant innocently here (profanity-senses.ts) and without "assess" read as a
   // plural, and with what the lexicon misses (profanityVariantEntry); the features stay as the models were trained.
@@ -224,6 +228,12 @@ function profanity(f: TextFeatures, text: string): number {
   for (let i = 0; i < f.tokens.length; i++) {
     const variant = profanityVariantEntry(f.tokens[i]!, i > 0 ? f.tokens[i - 1]! : '');
     if (variant !== undefined && !innocentEverywhere(variant.word, text)) count(variant.entry);
+  }
+  if (text.includes('*')) {
+    for (const masked of text.matchAll(MASKED_WORD)) {
+      const reading = maskedProfanityEntry(masked[0]);
+      if (reading !== undefined) count(reading.entry);
+    }
   }
   if (severity === 0) return 0.02;
   return Math.min(0.99, PROFANITY_BY_SEVERITY[severity]! + 0.03 * Math.max(0, hits - 1));
@@ -302,12 +312,32 @@ function personalInformation(f: TextFeatures, text: string): FieldResult {
   return labels.length > 0 ? { probability, labels: labels.map((l) => ({ id: l.id, probability: round(l.probability) })) } : { probability };
 }
 
+/** The features of `text` without its seriousness markers (seriousness.ts), or null without markers; once per text. */
+const unmarkedFeatures = new WeakMap<TextFeatures, TextFeatures | null>();
+function withoutMarkers(f: TextFeatures, text: string): TextFeatures | null {
+  let unmarked = unmarkedFeatures.get(f);
+  if (unmarked === undefined) {
+    const stripped = withoutSeriousnessMarkers(text);
+    unmarked = stripped === null ? null : featuresOf(stripped);
+    unmarkedFeatures.set(f, unmarked);
+  }
+  return unmarked;
+}
+
+/** A threat policy's score: the higher of the text as written and the text without the words saying it is meant. */
+function meant(score: (f: TextFeatures) => number, f: TextFeatures, text: string): number {
+  const probability = score(f);
+  const unmarked = withoutMarkers(f, text);
+  return unmarked === null ? probability : Math.max(probability, score(unmarked));
+}
+
+const severeAbuseOrZero = (f: TextFeatures): number => severeAbuse(f) ?? 0;
+
 export const classifierPolicies: Policy[] = [
-  classifier('toxicity', 0.5, (f) => ({ probability: toxicity(f) })),
-  classifier('toxicity_severe', 0.8, (f) => {
+  classifier('toxicity', 0.5, (f, text) => ({ probability: meant(toxicity, f, text) })),
+  classifier('toxicity_severe', 0.8, (f, text) => {
     // Issue #27: the severe model of its own, trained on the realistic corpus's severe abuse, read beside the harm models (severeAbuse); the lexicon composite below is the fallback.
-    const modelled = severeAbuse(f);
-    if (modelled !== null) return { probability: modelled };
+    if (severeAbuse(f) !== null) return { probability: meant(severeAbuseOrZero, f, text) };
     const severeEvidence = Math.max(
       f.lexicon.maxProfanitySeverity === 3 ? 0.85 : 0,
       lex(f, 'slur_race') + lex(f, 'slur_gender_orientation') > 0 ? 0.9 : 0,
@@ -328,8 +358,8 @@ export const classifierPolicies: Policy[] = [
   classifier('sexual', 0.7, (f) => ({ probability: modelProbability('sexual', f) ?? saturate(lex(f, 'sexual') * 0.5 + lex(f, 'prof_sexual') * 0.5) })),
   classifier('flirtation', 0.2, (f) => ({ probability: flirtation(f) })),
   classifier('profanity', 0.3, (f, text) => ({ probability: profanity(f, text) })),
-  classifier('violence', 0.8, (f) => {
-    const p = violenceScore(f);
+  classifier('violence', 0.8, (f, text) => {
+    const p = meant(violenceScore, f, text);
     return {
       probability: p,
       labels: [

@@ -38,7 +38,8 @@ const QUEUE_PT = new Set(['na', 'numa', 'pela', 'em']);
 const SENSES: ReadonlyMap<string, Sense> = new Map<string, Sense>([
   ['dick', { name: true, after: GERMAN_DEGREE }],
   ['cumming', { name: true, place: true }],
-  ['fucking', { place: true }],
+  // Fucking in Austria, renamed Fugging in 2021: a text naming both means the village.
+  ['fucking', { place: true, cues: new Set(['fugging']) }],
   ['cock', { cues: POULTRY }],
   ['pussy', { cues: CATS_EN }],
   ['chatte', { cues: CATS_FR }],

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifierPolicies, loadModels } from './index.ts';
 import { tokensOf } from './features.ts';
-import { profanityVariantEntry } from './lexicons.ts';
+import { maskedProfanityEntry, profanityVariantEntry } from './lexicons.ts';
 import type { FieldResult } from '../policy.ts';
 
 /** The words profanityVariantEntry reads in `text`, as the lexicon word each one counts as. */
@@ -49,4 +49,18 @@ test('the profanity policy flags the quoted and plural forms and the added words
   for (const text of ['Spikes on every fence please.', 'Los anales de la historia', "Shitake risotto, the chef's 'special'"]) {
     assert.ok(score(text) < profanity.defaultThreshold, `${text}: ${score(text)}`);
   }
+});
+
+test('a swear word written with asterisks is read as the listed word it stands for', () => {
+  loadModels();
+  assert.equal(maskedProfanityEntry('p*tain')?.word, 'putain');
+  assert.equal(maskedProfanityEntry('a**hole')?.word, 'asshole');
+  assert.ok(maskedProfanityEntry('f**k') !== undefined);
+  // Emphasis, a footnote, one letter, and a mask that stands for no listed word.
+  for (const raw of ['*sigh*', 'free*', 'f***', 'p*ssw*rd']) assert.equal(maskedProfanityEntry(raw), undefined, raw);
+  const profanity = classifierPolicies.find((p) => p.id === 'profanity')!;
+  const score = (text: string) =>
+    (profanity.evaluate(text, { id: 'profanity', flag: true }, { fieldKey: null, original: text, analyses: new Map() }) as FieldResult).probability;
+  assert.ok(score('Honestly f**k this mod team') >= profanity.defaultThreshold);
+  assert.ok(score('Kids eat free* on Sundays, *terms apply*') < profanity.defaultThreshold);
 });
