@@ -339,7 +339,16 @@ const PROFANITY_LEVEL = new Map(['prof_mild', 'prof_strong', 'prof_severe'].map(
 const isProfanity = (entry: TermEntry | undefined): entry is TermEntry => entry !== undefined && entry.categories.some((c) => PROFANITY_CATEGORIES.has(c));
 const SEVERITY_CATEGORY = [0, lexiconIndex('prof_mild'), lexiconIndex('prof_strong'), lexiconIndex('prof_severe')] as const;
 const AFTER_MODELS_ENTRIES = PROFANITY_AFTER_MODELS.map(([stem, severity, prefix]) => ({ stem, prefix, entry: { categories: [SEVERITY_CATEGORY[severity]], weights: [1] } as TermEntry }));
-const QUOTE_EDGES = /^['’]+|['’]+$/g;
+const isQuote = (code: number): boolean => code === 39 || code === 0x2019;
+
+/** `token` without the quote marks at its ends; a loop, as an anchored pattern with a global flag is quadratic on a long run of quotes. */
+function withoutQuoteEdges(token: string): string {
+  let start = 0;
+  let end = token.length;
+  while (start < end && isQuote(token.charCodeAt(start))) start++;
+  while (end > start && isQuote(token.charCodeAt(end - 1))) end--;
+  return start === 0 && end === token.length ? token : token.slice(start, end);
+}
 
 const AFTER_MODELS_STARTS = new Set(PROFANITY_AFTER_MODELS.map(([stem]) => stem.charCodeAt(0)));
 
@@ -360,70 +369,89 @@ function afterModelsEntry(word: string): TermEntry | undefined {
 export function profanityVariantEntry(token: string, previous: string): { word: string; entry: TermEntry } | undefined {
   const first = token.charCodeAt(0);
   const last = token.charCodeAt(token.length - 1);
-  const quoted = first === 39 || first === 0x2019 || last === 39 || last === 0x2019;
-  const word = quoted ? token.replace(QUOTE_EDGES, '') : token;
+  const quoted = isQuote(first) || isQuote(last);
+  const word = quoted ? withoutQuoteEdges(token) : token;
   const plural = word.length >= 6 && word.endsWith('es');
   const added = afterModelsEntry(word);
   // Most tokens are none of the three: no table lookup for them (this runs on every text).
   if (!(quoted && word.length > 0) && !plural && added === undefined) return undefined;
   if (!termTable) termTable = buildTable();
   if (lookup(termTable, token) !== undefined) return undefined;
+  const before = withoutQuoteEdges(previous);
   if (quoted) {
     const entry = lookup(termTable, word);
-    if (isProfanity(entry)) return isFalseFriend(word, previous.replace(QUOTE_EDGES, '')) ? undefined : { word, entry };
+    if (isProfanity(entry)) return isFalseFriend(word, before) ? undefined : { word, entry };
   }
   if (plural && !NOT_PLURALS.has(word)) {
     const singular = word.slice(0, -2);
     const entry = termTable.get(singular);
-    if (isProfanity(entry) && ES_PLURAL_STEM.test(singular) && !isFalseFriend(singular, previous)) return { word: singular, entry };
+    if (isProfanity(entry) && ES_PLURAL_STEM.test(singular) && !isFalseFriend(singular, before)) return { word: singular, entry };
   }
   return added === undefined ? undefined : { word, entry: added };
 }
 
 /** The single-word profanity terms by length, for reading a masked word ("f**k"); built on first use. */
-let maskable: Map<number, Array<{ word: string; entry: TermEntry }>> | null = null;
+let maskable: Map<number, Array<{ word: string; entry: TermEntry; level: number }>> | null = null;
 let maskableGeneration = -1;
+/** The longest mask worth reading: the longest maskable term (a longer run of letters and stars stands for none). */
+let longestMaskable = 0;
 const LETTERS_ONLY = /^\p{L}+$/u;
+const STAR = 42;
 
-function maskableTerms(): Map<number, Array<{ word: string; entry: TermEntry }>> {
+/** A listed word's profanity level: 1 mild, 2 strong, 3 severe, 0 for a word that is not profanity. */
+export function profanityLevel(entry: TermEntry): number {
+  let level = 0;
+  for (const category of entry.categories) level = Math.max(level, PROFANITY_LEVEL.get(category) ?? 0);
+  return level;
+}
+
+function maskableTerms(): Map<number, Array<{ word: string; entry: TermEntry; level: number }>> {
   if (!termTable) termTable = buildTable();
   if (maskable !== null && maskableGeneration === tableGeneration) return maskable;
   maskable = new Map();
+  longestMaskable = 0;
   for (const [word, entry] of termTable) {
     if (!isProfanity(entry) || !LETTERS_ONLY.test(word)) continue;
     const bucket = maskable.get(word.length) ?? [];
-    bucket.push({ word, entry });
+    bucket.push({ word, entry, level: profanityLevel(entry) });
     maskable.set(word.length, bucket);
+    longestMaskable = Math.max(longestMaskable, word.length);
   }
   maskableGeneration = tableGeneration;
   return maskable;
 }
 
 /**
- * A swear word written with asterisks for some letters ("f**k", "sh*t", "p*tain", "a**hole"), which the tokenizer
- * reads without them ("fk"): the listed single words it can stand for, and the mildest of them. A mask has a star
- * between letters or two or more at its end, and at least two letters; stars around a word ("*sigh*") are emphasis,
- * one star after a word a footnote ("free*").
+ * A swear word written with asterisks for some letters ("f**k", "p*tain", "a**hole"), which the tokenizer reads
+ * without them ("fk"): the listed single words it can stand for, and the mildest of them. A mask has a star between
+ * letters or two or more at its end, and at least two letters; stars around a word ("*sigh*") are emphasis, one star
+ * after a word a footnote ("free*"). A mask whose letters alone are a listed word ("sh*t" read "sht", "shit**") is
+ * left to the lexicon, which has counted it already.
  */
 export function maskedProfanityEntry(raw: string): { word: string; entry: TermEntry } | undefined {
-  let mask = raw.toLowerCase();
-  if (mask.startsWith('*') && mask.endsWith('*')) mask = mask.replace(/^\*+|\*+$/g, '');
-  const star = mask.indexOf('*');
-  if (star <= 0) return undefined;
-  const trailing = mask.length - mask.replace(/\*+$/, '').length;
-  const internal = mask.slice(0, mask.length - trailing).includes('*');
+  const terms = maskableTerms();
+  let start = 0;
+  let end = raw.length;
+  if (raw.charCodeAt(0) === STAR && raw.charCodeAt(end - 1) === STAR) {
+    while (start < end && raw.charCodeAt(start) === STAR) start++;
+    while (end > start && raw.charCodeAt(end - 1) === STAR) end--;
+  }
+  if (end - start > longestMaskable || start >= end || raw.charCodeAt(start) === STAR) return undefined;
+  const mask = raw.slice(start, end).toLowerCase();
+  let letterEnd = mask.length;
+  while (letterEnd > 0 && mask.charCodeAt(letterEnd - 1) === STAR) letterEnd--;
+  const trailing = mask.length - letterEnd;
+  const internal = mask.lastIndexOf('*', letterEnd - 1) > 0;
   if (!internal && trailing < 2) return undefined;
-  const letters = mask.replace(/\*/g, '');
-  if (letters.length < 2) return undefined;
-  const candidates = maskableTerms().get(mask.length);
+  const letters = mask.replaceAll('*', '');
+  if (letters.length < 2 || isProfanity(lookup(termTable!, letters))) return undefined;
+  const candidates = terms.get(mask.length);
   if (candidates === undefined) return undefined;
   let best: { word: string; entry: TermEntry; level: number } | undefined;
   outer: for (const candidate of candidates) {
     const word = candidate.word;
-    for (let i = 0; i < mask.length; i++) if (mask[i] !== '*' && mask[i] !== word[i]) continue outer;
-    let level = 0;
-    for (const category of candidate.entry.categories) level = Math.max(level, PROFANITY_LEVEL.get(category) ?? 0);
-    if (best === undefined || level < best.level) best = { ...candidate, level };
+    for (let i = 0; i < mask.length; i++) if (mask.charCodeAt(i) !== STAR && mask[i] !== word[i]) continue outer;
+    if (best === undefined || candidate.level < best.level) best = candidate;
   }
   return best === undefined ? undefined : { word: best.word, entry: best.entry };
 }

@@ -4,7 +4,7 @@
  * both. Severity weights are documented in docs/severity.md.
  */
 import type { FieldResult, Policy, PolicyContext, PolicySettings } from '../policy.ts';
-import { featuresOf, type ScoringMemo, type TextFeatures } from './features.ts';
+import { computeFeatures, featuresOf, type ScoringMemo, type TextFeatures } from './features.ts';
 import { isDoubleSPluralGuess, lexiconIndex, lexiconMatches, maskedProfanityEntry, profanityVariantEntry, type TermEntry } from './lexicons.ts';
 import { innocentEverywhere } from './profanity-senses.ts';
 import { withoutSeriousnessMarkers } from './seriousness.ts';
@@ -198,8 +198,18 @@ const PROFANITY_BY_SEVERITY = [0, 0.62, 0.85, 0.96];
 
 const PROFANITY_LEXICONS = ['prof_mild', 'prof_strong', 'prof_severe'].map(lexiconIndex);
 
-/** A word with a star in it ("f**k", "sh*t"): maskedProfanityEntry says whether it stands for a swear word. */
-const MASKED_WORD = /[\p{L}*]*\*[\p{L}*]*/gu;
+/**
+ * A run of letters and stars; those with a star ("f**k") go to maskedProfanityEntry. Written without a required star,
+ * as a pattern requiring one retries every start inside a long run of letters (quadratic on a 100,000-letter text).
+ */
+const LETTERS_AND_STARS = /[\p{L}*]+/gu;
+
+/** The closing "**" of Markdown bold ("**so cool**"), which would otherwise read as a mask ("cool**": "coolie"). */
+function closesBold(word: string, at: number, text: string): boolean {
+  let letters = word.length;
+  while (letters > 0 && word.charCodeAt(letters - 1) === 42) letters--;
+  return word.length - letters >= 2 && word.lastIndexOf('*', letters - 1) < 0 && text.lastIndexOf('**', at - 1) >= 0;
+}
 
 function profanity(f: TextFeatures, text: string): number {
   // Counted again without the words meant innocently here (profanity-senses.ts) and without "assess" read as a
@@ -230,9 +240,11 @@ function profanity(f: TextFeatures, text: string): number {
     if (variant !== undefined && !innocentEverywhere(variant.word, text)) count(variant.entry);
   }
   if (text.includes('*')) {
-    for (const masked of text.matchAll(MASKED_WORD)) {
-      const reading = maskedProfanityEntry(masked[0]);
-      if (reading !== undefined) count(reading.entry);
+    for (const run of text.matchAll(LETTERS_AND_STARS)) {
+      const word = run[0];
+      if (!word.includes('*') || closesBold(word, run.index, text)) continue;
+      const reading = maskedProfanityEntry(word);
+      if (reading !== undefined && !innocentEverywhere(reading.word, text)) count(reading.entry);
     }
   }
   if (severity === 0) return 0.02;
@@ -318,7 +330,8 @@ function withoutMarkers(f: TextFeatures, text: string): TextFeatures | null {
   let unmarked = unmarkedFeatures.get(f);
   if (unmarked === undefined) {
     const stripped = withoutSeriousnessMarkers(text);
-    unmarked = stripped === null ? null : featuresOf(stripped);
+    // Not featuresOf: its few memo slots hold the request's fields, which the stripped copy would push out.
+    unmarked = stripped === null ? null : computeFeatures(stripped);
     unmarkedFeatures.set(f, unmarked);
   }
   return unmarked;

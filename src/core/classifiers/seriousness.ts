@@ -30,8 +30,6 @@ const MARKER_PATTERN = new RegExp(`(?<![\\p{L}\\p{N}])(?:${MARKERS.map((marker) 
 
 /** `text` without its seriousness markers, or null when it has none. */
 export function withoutSeriousnessMarkers(text: string): string | null {
-  MARKER_PATTERN.lastIndex = 0;
-  if (!MARKER_PATTERN.test(text)) return null;
-  MARKER_PATTERN.lastIndex = 0;
-  return text.replace(MARKER_PATTERN, ' ');
+  const stripped = text.replace(MARKER_PATTERN, ' ');
+  return stripped === text ? null : stripped;
 }
