@@ -25,8 +25,17 @@ test('a threat that says it is meant is flagged; a harmless text with a marker i
     const policy = classifierPolicies.find((p) => p.id === id)!;
     return (policy.evaluate(text, { id, flag: true }, { fieldKey: null, original: text, analyses: new Map() }) as FieldResult).probability;
   };
+  const threshold = (id: string) => classifierPolicies.find((p) => p.id === id)!.defaultThreshold;
   const threat = 'te voy a matar, no estoy jugando';
-  for (const id of ['violence', 'toxicity_severe']) assert.ok(score(id, threat) >= 0.5, `${id}: ${score(id, threat)}`);
-  const harmless = 'No es broma: esta silla me quitó el dolor de espalda';
-  for (const id of ['violence', 'toxicity', 'toxicity_severe']) assert.ok(score(id, harmless) < 0.5, `${id}: ${score(id, harmless)}`);
+  for (const id of ['violence', 'toxicity_severe']) assert.ok(score(id, threat) >= threshold(id), `${id}: ${score(id, threat)}`);
+  // The commonest markers are everyday words: harmless texts carrying them stay harmless.
+  for (const harmless of [
+    'No es broma: esta silla me quitó el dolor de espalda',
+    'for real this pasta is the best thing I cooked all year',
+    'en serio, qué bonito te quedó el jardín',
+    'we finally met irl at the con, so much fun',
+    'é sério, amei o presente',
+  ]) {
+    for (const id of ['violence', 'toxicity', 'toxicity_severe']) assert.ok(score(id, harmless) < threshold(id), `${id}: ${harmless}: ${score(id, harmless)}`);
+  }
 });
