@@ -231,7 +231,7 @@ function profanity(f: TextFeatures, text: string): number {
   };
   if (f.lexicon.maxProfanitySeverity > 0) {
     for (const match of lexiconMatches(f.tokens)) {
-      if (match.words === 1 && (isDoubleSPluralGuess(match.phrase) || innocentEverywhere(match.phrase, text))) continue;
+      if ((match.words === 1 && isDoubleSPluralGuess(match.phrase)) || innocentEverywhere(match.phrase, text)) continue;
       count(match.entry);
     }
   }

@@ -25,6 +25,19 @@ const INNOCENT: Array<[string, string]> = [
   ['The door knob came off in my hand.', 'knob'],
   ['Fiquei uma hora na bicha do supermercado.', 'bicha'],
   ['Our bitch whelped six puppies last night.', 'bitch'],
+  ['Selling fitted sheets, queen size, never used.', 'sheets'],
+  ['Envoi en lettre suivie, fdp 4€ pour la France.', 'fdp'],
+  ['Lo tengo en negro y en azul, talla M.', 'negro'],
+  ['Se rompió la verga del mástil durante la regata.', 'verga'],
+  ['Anoche una zorra se metió en el gallinero.', 'zorra'],
+  ['Mi perra tuvo una camada de seis cachorros.', 'perra'],
+  ['Le bébé a fait caca dans sa couche.', 'caca'],
+  ['Just nipped out for a fag and a coffee.', 'fag'],
+  ['Ordered the steak bloody rare, as always.', 'bloody'],
+  ['Wer macht die beste Arschbombe im Freibad?', 'Arschbombe'],
+  ['Bitte die Rechnung an Herrn Fick schicken.', 'Fick'],
+  ['Wir wohnen jetzt in Pissen bei Halle.', 'Pissen'],
+  ['Ce cul-de-sac est toujours bouché.', 'cul'],
 ];
 // Still counted: the rude sense of the same words, and a name that opens a sentence (a capital there proves nothing).
 const COUNTED: Array<[string, string]> = [
@@ -35,6 +48,14 @@ const COUNTED: Array<[string, string]> = [
   ['nice tits', 'tits'],
   ['sai daqui sua bicha', 'bicha'],
   ['shut up bitch', 'bitch'],
+  ['fdp va, rends-moi mon argent', 'fdp'],
+  ['lárgate, negro de mierda', 'negro'],
+  ['what a load of bloody nonsense', 'bloody'],
+  ['you absolute fag', 'fag'],
+  ['eres una zorra', 'zorra'],
+  ['Halt die Klappe, sonst Fick dich', 'Fick'],
+  ['bouge ton cul', 'cul'],
+  ['holy sheet that was close', 'sheet'],
 ];
 
 test('a listed word is innocent only where what stands beside it says so', () => {
@@ -85,4 +106,18 @@ test('the profanity policy counts the rude sense and leaves the innocent one alo
 test('obscenity matches on a name are not counted, the rude word still is', () => {
   assert.equal(obscenityScore('Two goals from Dick Hollis on Saturday.'), 0);
   assert.ok(obscenityScore('he is such a dick') >= 0.8);
+});
+
+test('senses reach the lexicon\'s two-word entries and accented spellings of unaccented terms', () => {
+  loadModels();
+  const profanity = classifierPolicies.find((p) => p.id === 'profanity')!;
+  const score = (text: string) =>
+    (profanity.evaluate(text, { id: 'profanity', flag: true }, { fieldKey: null, original: text, analyses: new Map() }) as FieldResult).probability;
+  assert.equal(innocentEverywhere('pussy cat', 'my pussy cat sleeps on the radiator, the kittens too'), true);
+  assert.equal(innocentEverywhere('cabron', 'el cabrón del rebaño embiste a las cabras'), true);
+  assert.equal(innocentEverywhere('cabron', 'cabrón, devuélveme la plata'), false);
+  for (const text of ['my pussy cat sleeps on the radiator, the kittens too', 'el cabrón del rebaño embiste a las cabras', 'la verga del velero está rota']) {
+    assert.ok(score(text) < profanity.defaultThreshold, `${text}: ${score(text)}`);
+  }
+  for (const text of ['cabrón, devuélveme la plata', 'chupame la verga']) assert.ok(score(text) >= profanity.defaultThreshold, `${text}: ${score(text)}`);
 });
