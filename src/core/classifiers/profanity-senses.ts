@@ -40,17 +40,18 @@ const QUEUE_PT = new Set(['na', 'numa', 'pela', 'em']);
 const SHEETS = new Set(['bed', 'beds', 'cotton', 'linen', 'fitted', 'flat', 'duvet', 'pillow', 'pillowcases', 'mattress', 'king', 'queen', 'double', 'single', 'size', 'thread', 'spreadsheet', 'excel', 'google', 'paper', 'papers', 'cake', 'baking', 'oven', 'tray', 'pan', 'music', 'piano', 'guitar', 'score', 'cheat', 'fact', 'data', 'spec', 'time', 'work', 'answer', 'sign', 'metal', 'steel', 'plastic', 'sticker', 'stickers', 'balance', 'template', 'printable']);
 // French marketplaces: "fdp" is "frais de port" (postage); the German FDP is a party.
 const POSTAGE_FR = new Set(['prix', 'envoi', 'envoie', 'colis', 'livraison', 'port', 'inclus', 'compris', 'offerts', 'offert', 'gratuits', 'gratuit', 'colissimo', 'relay', 'chronopost', 'suivi', 'lettre', 'lot', 'article', 'articles', 'commande', 'panier', 'poids', 'euros', 'eur', 'remboursés', 'rembourses', 'parti', 'partei', 'koalition', 'coalition', 'lindner', 'liberal', 'libéral', 'liberale']);
-// Spanish "negro" is first of all a colour.
+// Spanish "negro" is first of all a colour (not after "o": Spanish "or", but the Portuguese article).
 const BLACK_ES = new Set(['color', 'colores', 'colour', 'talla', 'blanco', 'blanca', 'rojo', 'roja', 'azul', 'gris', 'verde', 'rosa', 'beige', 'marrón', 'marron', 'dorado', 'plateado', 'mate', 'brillante', 'funda', 'camiseta', 'vestido', 'zapatos', 'zapatillas', 'bolso', 'chaqueta', 'pantalón', 'pantalon', 'body', 'encaje', 'tinta', 'modelo', 'precio', 'euros', 'pesos', 'disponible', 'stock', 'nuevo', 'nueva', 'usado', 'usada', 'envío', 'envio', 'preto', 'branco', 'cor', 'tamanho']);
-const BLACK_AFTER = new Set(['en', 'color', 'humor', 'mercado', 'agujero', 'arroz', 'café', 'cafe', 'oro', 'pimienta', 'cisne', 'viernes', 'vino', 'pelo', 'o', 'buraco', 'ouro', 'cor']);
+const BLACK_AFTER = new Set(['en', 'color', 'humor', 'mercado', 'agujero', 'arroz', 'café', 'cafe', 'oro', 'pimienta', 'cisne', 'viernes', 'vino', 'pelo', 'buraco', 'ouro', 'cor']);
 const SAILING = new Set(['velero', 'vela', 'velas', 'barco', 'mástil', 'mastil', 'botavara', 'driza', 'náutica', 'nautica', 'navegar', 'proa', 'popa', 'jarcia', 'regata', '⛵']);
 const FOXES = new Set(['cachorros', 'zorro', 'zorros', 'monte', 'gallinero', 'gallinas', 'madriguera', 'bosque', 'campo', 'conejo', 'conejos', '🦊']);
 const GOATS = new Set(['rebaño', 'rebano', 'cabra', 'cabras', 'cabritos', 'celo', 'granja', 'establo', 'ganado', 'pastor', '🐐']);
 const DOGS_ES = new Set(['cachorros', 'cachorrito', 'cachorritos', 'camada', 'criador', 'criadero', 'veterinario', 'veterinaria', 'perro', 'perros', 'raza', 'celo', 'vacuna', '🐕', '🐶']);
 const NAPPIES = new Set(['bébé', 'bebe', 'bebé', 'bebê', 'couche', 'couches', 'pañal', 'pañales', 'panal', 'fralda', 'fraldas', 'pot', 'body', 'nourrisson', 'biberon', 'lactante', 'recién', 'nacido']);
-const CIGARETTES = new Set(['cigarette', 'cigarettes', 'smoke', 'smoking', 'lighter', 'ciggie', 'ciggies', 'tobacco', 'rollie', 'rollies', 'ashtray', 'nipped', 'quit', 'vape', '🚬']);
-const RARE_MEAT = new Set(['steak', 'steaks', 'rare', 'beef', 'meat', 'mary', 'marys', 'sunday', 'nose', 'assizes', 'battle', 'massacre', 'carcass', 'butcher']);
-const POOLS = new Set(['freibad', 'schwimmbad', 'pool', 'badi', 'sprungturm', 'dreier', 'einer', 'wettbewerb', 'becken', 'sprung', 'springen', 'baden']);
+// Not "quit" or "smoke": words that also stand beside the slur ("quit being a fag", "I'll smoke you").
+const CIGARETTES = new Set(['cigarette', 'cigarettes', 'smoking', 'lighter', 'ciggie', 'ciggies', 'tobacco', 'rollie', 'rollies', 'ashtray', 'nipped', 'vape', '🚬']);
+const RARE_MEAT = new Set(['steak', 'steaks', 'rare', 'beef', 'meat', 'mary', 'marys', 'nose', 'assizes', 'massacre', 'carcass', 'butcher']);
+const POOLS = new Set(['freibad', 'schwimmbad', 'pool', 'badi', 'sprungturm', 'dreier', 'wettbewerb', 'becken', 'sprung', 'springen', 'baden']);
 const SURNAME_DE = new Set(['herr', 'herrn', 'frau', 'familie', 'dr', 'prof', 'kollege', 'kollegin']);
 
 const SENSES: ReadonlyMap<string, Sense> = new Map<string, Sense>([
@@ -82,7 +83,8 @@ const SENSES: ReadonlyMap<string, Sense> = new Map<string, Sense>([
   ['perra', { cues: DOGS_ES }],
   ['caca', { cues: NAPPIES }],
   ['fag', { cues: CIGARETTES }],
-  ['bloody', { cues: RARE_MEAT }],
+  // Bloody Sunday, Bloody Mary: a name when capitalised beside another capitalised word.
+  ['bloody', { name: true, cues: RARE_MEAT }],
   ['arschbombe', { cues: POOLS }],
   ['fick', { name: true, after: SURNAME_DE, cues: new Set(['nachname', 'familienname']) }],
   // A village in Saxony-Anhalt, and one in Savoie.
