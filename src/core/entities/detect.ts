@@ -8,6 +8,7 @@ import { detectEmails, mightContainEmail } from './email.ts';
 import { detectIpAddresses, mightContainIp } from './ip.ts';
 import { detectAddresses, detectNames, detectUsernames } from './people.ts';
 import { detectLetterIds, mightContainLetterId } from './sensitive.ts';
+import { DisjointSpans } from '../../lib/disjoint-spans.ts';
 import type { DetectedEntity } from './types.ts';
 import { detectLinks, mightContainLink, type DetectedLink } from './url.ts';
 
@@ -23,8 +24,11 @@ export function resolveOverlaps(found: DetectedEntity[]): DetectedEntity[] {
     (a, b) => b.end - b.start - (a.end - a.start) || (PRIORITY[a.entity] ?? 9) - (PRIORITY[b.entity] ?? 9) || a.start - b.start,
   );
   const kept: DetectedEntity[] = [];
+  const spans = new DisjointSpans(found.reduce((largest, entity) => Math.max(largest, entity.end), 0));
   for (const candidate of byPreference) {
-    if (kept.every((other) => candidate.end <= other.start || candidate.start >= other.end)) kept.push(candidate);
+    if (spans.overlaps(candidate.start, candidate.end)) continue;
+    spans.add(candidate.start, candidate.end);
+    kept.push(candidate);
   }
   return kept.sort((a, b) => a.start - b.start);
 }

@@ -98,3 +98,29 @@ test('a large list stays exact', () => {
   assert.deepEqual(big.match('a needle in a haystack', 'similar').map((found) => found.word), ['needle']);
   assert.deepEqual(big.match('word1ax and nothing', 'exact').map((found) => found.word), ['word1ax']);
 });
+
+test('tens of thousands of matches in one text are chosen in linear time', () => {
+  const n = 100_000;
+  const withPhrase = compileWordlist(['scam', 'a a', 'buy now']);
+  for (const unit of ['scam ', 'a.', 'A ', 'buy now ', 's.c.a.m, ']) {
+    const text = unit.repeat(Math.ceil(n / unit.length));
+    const started = performance.now();
+    const found = withPhrase.match(text, 'exact');
+    const ms = performance.now() - started;
+    // Each candidate was compared with every match kept before it (0.45–2.5 s).
+    assert.ok(ms < 500, `${JSON.stringify(unit)}: ${ms.toFixed(0)} ms`);
+    assert.ok(found.length > 1000, `${JSON.stringify(unit)}: ${found.length}`);
+  }
+});
+
+test('overlapping candidates: the longest, then the most certain, then the first', () => {
+  const phrases = compileWordlist(['kill', 'kill yourself', 'yourself now', 'free', 'f r e e']);
+  assert.deepEqual(
+    phrases.match('kill yourself now', 'exact').map((found) => [found.word, found.span]),
+    [['kill yourself', [0, 13]]],
+  );
+  assert.deepEqual(
+    phrases.match('go kill kill yourself now, free f r e e', 'exact').map((found) => [found.word, found.match]),
+    [['kill', 'kill'], ['kill yourself', 'kill yourself'], ['free', 'free'], ['f r e e', 'f r e e']],
+  );
+});

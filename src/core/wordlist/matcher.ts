@@ -28,6 +28,7 @@
  *   searched.
  */
 import { stemmer } from 'stemmer';
+import { DisjointSpans } from '../../lib/disjoint-spans.ts';
 import { foldCodePoint, LEET_DIGITS, LEET_SYMBOLS } from './fold.ts';
 
 export type WordlistMode = 'exact' | 'stem' | 'similar';
@@ -467,8 +468,11 @@ function selectMatches(candidates: Candidate[]): Candidate[] {
     (a, b) => b.end - b.start - (a.end - a.start) || b.probability - a.probability || a.start - b.start,
   );
   const kept: Candidate[] = [];
+  const spans = new DisjointSpans(candidates.reduce((largest, candidate) => Math.max(largest, candidate.end), 0));
   for (const candidate of ordered) {
-    if (kept.every((other) => candidate.end <= other.start || candidate.start >= other.end)) kept.push(candidate);
+    if (spans.overlaps(candidate.start, candidate.end)) continue;
+    spans.add(candidate.start, candidate.end);
+    kept.push(candidate);
   }
   return kept.sort((a, b) => a.start - b.start);
 }
