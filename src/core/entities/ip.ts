@@ -25,6 +25,8 @@ export function detectIpAddresses(text: string, out: DetectedEntity[]): void {
     out.push({ entity: 'ip_address', start: match.index, end: match.index + match[0].length, probability: allSmall ? 0.7 : 0.95 });
   }
   if (!text.includes(':')) return;
+  // Asked of the whole text: once, not for each candidate ("a::b " repeated has 20,000).
+  let ipContext: boolean | undefined;
   IPV6_CANDIDATE.lastIndex = 0;
   for (let match = IPV6_CANDIDATE.exec(text); match !== null; match = IPV6_CANDIDATE.exec(text)) {
     const candidate = match[0];
@@ -34,7 +36,7 @@ export function detectIpAddresses(text: string, out: DetectedEntity[]): void {
     // Times ("10:30:00") are not valid IPv6; "a::b"-like tokens are too short to be meaningful.
     if (!compressed && groups.length < 8) continue;
     if (compressed && candidate !== '::1' && groups.length < 2) continue;
-    if (!/[0-9]/.test(candidate) && !IP_CONTEXT.test(text)) continue;
+    if (!/[0-9]/.test(candidate) && !(ipContext ??= IP_CONTEXT.test(text))) continue;
     out.push({ entity: 'ip_address', start: match.index, end: match.index + candidate.length, probability: 0.95 });
   }
 }
