@@ -259,10 +259,43 @@ function topic(f: TextFeatures, category: string, intentBoost = 0.35): number {
   return saturate(evidence + intentBoost * intent * evidence, 0.95);
 }
 
-const SQL_INJECTION = /('|")\s*(or|and)\s+('|")?\d+('|")?\s*=\s*('|")?\d+|\bunion\s+(all\s+)?select\b|;\s*drop\s+table\b|--\s*$|\/\*.*\*\//im;
-const SCRIPT_INJECTION = /<\s*script\b|<\s*\/\s*script\s*>|\bon(error|load|click|mouseover)\s*=|javascript\s*:|<\s*iframe\b|<\s*img[^>]+src\s*=|\$\{jndi:/i;
-const SHELL_INJECTION = /(;|\|\||&&|\|)\s*(rm\s+-rf|cat\s+\/etc\/passwd|wget\s|curl\s|nc\s+-e|bash\s+-i|sh\s+-c)|\/etc\/(passwd|shadow)|\.\.\/\.\.\/|`[^`]*(rm|curl|wget)[^`]*`/i;
+// The injection patterns are tried on texts of up to 100,000 characters, so none may retry a long scan from every
+// start: a comment is looked for from the first "/*" of each line only (a later one on the same line finds nothing the
+// first does not), and an <img ... src=> and a command in backticks are found by the helpers below, which read each
+// stretch once ("/* " repeated took 1.1 s, "<img " 0.6 s, a backtick and "rm" repeated 1.6 s).
+const SQL_INJECTION = /('|")\s*(or|and)\s+('|")?\d+('|")?\s*=\s*('|")?\d+|\bunion\s+(all\s+)?select\b|;\s*drop\s+table\b|--\s*$|^(?:(?!\/\*).)*\/\*.*\*\//im;
+const SCRIPT_INJECTION = /<\s*script\b|<\s*\/\s*script\s*>|\bon(error|load|click|mouseover)\s*=|javascript\s*:|<\s*iframe\b|\$\{jndi:/i;
+const SHELL_INJECTION = /(;|\|\||&&|\|)\s*(rm\s+-rf|cat\s+\/etc\/passwd|wget\s|curl\s|nc\s+-e|bash\s+-i|sh\s+-c)|\/etc\/(passwd|shadow)|\.\.\/\.\.\//i;
 const PROMPT_INJECTION = /\b(ignore|disregard|forget)\s+(all\s+)?(the\s+)?(previous|prior|above)\s+(instructions|prompts?|rules)\b|\byou\s+are\s+now\s+(dan|in\s+developer\s+mode)\b|\breveal\s+(your|the)\s+system\s+prompt\b/i;
+const IMG_TAG = /<\s*img/gi;
+const IMG_SOURCE = /src\s*=/i;
+const BACKTICKED_COMMAND = /rm|curl|wget/i;
+
+/** What /<\s*img[^>]+src\s*=/i finds: "src=" after at least one character of an <img tag, before its ">". */
+function hasImageSource(text: string): boolean {
+  IMG_TAG.lastIndex = 0;
+  for (let tag = IMG_TAG.exec(text); tag !== null; tag = IMG_TAG.exec(text)) {
+    const from = tag.index + tag[0].length + 1;
+    let close = text.indexOf('>', from - 1);
+    if (close < 0) close = text.length;
+    if (from < close && IMG_SOURCE.test(text.slice(from, close))) return true;
+    // Another <img before the same ">" has less of the stretch to offer.
+    IMG_TAG.lastIndex = Math.max(IMG_TAG.lastIndex, close);
+  }
+  return false;
+}
+
+/** What /`[^`]*(rm|curl|wget)[^`]*`/i finds: one of the commands between two consecutive backticks. */
+function hasBacktickedCommand(text: string): boolean {
+  let open = text.indexOf('`');
+  while (open >= 0) {
+    const close = text.indexOf('`', open + 1);
+    if (close < 0) return false;
+    if (BACKTICKED_COMMAND.test(text.slice(open + 1, close))) return true;
+    open = close;
+  }
+  return false;
+}
 
 const CODE_ABUSE_LABELS = ['sql_injection', 'script_injection', 'command_injection', 'prompt_injection'] as const;
 const PERSONAL_INFORMATION_LABELS = ['email', 'phone', 'credit_card', 'government_id', 'address', 'ip_address'] as const;
@@ -270,15 +303,17 @@ const PERSONAL_INFORMATION_LABELS = ['email', 'phone', 'credit_card', 'governmen
 function codeAbuse(f: TextFeatures, text: string): FieldResult {
   const labels: Array<{ id: string; probability: number }> = [];
   if (SQL_INJECTION.test(text)) labels.push({ id: 'sql_injection', probability: 0.9 });
-  if (SCRIPT_INJECTION.test(text)) labels.push({ id: 'script_injection', probability: 0.92 });
-  if (SHELL_INJECTION.test(text)) labels.push({ id: 'command_injection', probability: 0.9 });
+  if (SCRIPT_INJECTION.test(text) || hasImageSource(text)) labels.push({ id: 'script_injection', probability: 0.92 });
+  if (SHELL_INJECTION.test(text) || hasBacktickedCommand(text)) labels.push({ id: 'command_injection', probability: 0.9 });
   if (PROMPT_INJECTION.test(text)) labels.push({ id: 'prompt_injection', probability: 0.85 });
   const lexical = lex(f, 'code_abuse') > 0 ? saturate(lex(f, 'code_abuse'), 0.6) : 0.01;
   const probability = Math.max(lexical, ...labels.map((l) => l.probability));
   return labels.length > 0 ? { probability, labels: labels.map((l) => ({ id: l.id, probability: round(l.probability) })) } : { probability };
 }
 
-const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/u;
+// Only tested, never extracted: one character of the local part before the "@" is all a match needs, and a lookbehind
+// for it starts the search at each "@" only ([\p{L}\p{N}._%+-]+@ retried every start of a 100,000-letter run: 4.5 s).
+const EMAIL = /(?<=[\p{L}\p{N}._%+-])@[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/u;
 const CARD_CANDIDATE = /\b(?:\d[ -]?){13,19}\b/g;
 const SSN = /\b\d{3}-\d{2}-\d{4}\b/;
 const STREET_ADDRESS = /\b\d{1,5}\s+(?:[A-Z][a-z]+\s){1,3}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl)\b\.?/i;
