@@ -49,6 +49,24 @@ test('code abuse and personal information read a 100,000-character text in linea
   }
 });
 
+test('the profanity policy asks once per listed word whether it is meant innocently', () => {
+  loadModels();
+  const n = 100_000;
+  for (const unit of ['ass ', 'cock hen ', 'zu dick ', 'Dick Hollis. ', 'bitch puppies ']) {
+    const text = unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+    const ms = policyMs('profanity', text);
+    // "ass " repeated took 56 s, "cock hen " over 90 s: every occurrence read the whole text again.
+    assert.ok(ms < 500, `${JSON.stringify(unit)}: ${ms.toFixed(0)} ms`);
+  }
+  const score = (text: string) => (policy('profanity').evaluate(text, { id: 'profanity', flag: true }, { fieldKey: null, original: text, analyses: new Map() }) as FieldResult).probability;
+  assert.ok(score('Our cock wakes the street at four every morning, the hens are quieter.') < policy('profanity').defaultThreshold);
+  assert.ok(score('suck my cock') >= policy('profanity').defaultThreshold);
+  // The answers kept for one text are not those of the next.
+  assert.ok(score('shut up bitch') >= policy('profanity').defaultThreshold);
+  assert.ok(score('Our bitch whelped six puppies last night.') < policy('profanity').defaultThreshold);
+  assert.ok(score('shut up bitch') >= policy('profanity').defaultThreshold);
+});
+
 test('the injection and e-mail labels are those of the original patterns', () => {
   loadModels();
   const texts = [

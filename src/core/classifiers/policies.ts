@@ -6,7 +6,7 @@
 import type { FieldResult, Policy, PolicyContext, PolicySettings } from '../policy.ts';
 import { computeFeatures, featuresOf, type ScoringMemo, type TextFeatures } from './features.ts';
 import { isDoubleSPluralGuess, lexiconIndex, lexiconMatches, maskedProfanityEntry, profanityVariantEntry, type TermEntry } from './lexicons.ts';
-import { innocentEverywhere } from './profanity-senses.ts';
+import { innocentEverywhere as innocentEverywhereIn } from './profanity-senses.ts';
 import { withoutSeriousnessMarkers } from './seriousness.ts';
 import { loadModels, model, MODEL_NAMES, modelTable, slotOf, type ModelName } from './models.ts';
 
@@ -209,6 +209,22 @@ function closesBold(word: string, at: number, text: string): boolean {
   let letters = word.length;
   while (letters > 0 && word.charCodeAt(letters - 1) === 42) letters--;
   return word.length - letters >= 2 && word.lastIndexOf('*', letters - 1) < 0 && text.lastIndexOf('**', at - 1) >= 0;
+}
+
+/**
+ * innocentEverywhere (profanity-senses.ts), answered once per term and text: it reads the whole text, and the
+ * profanity policy asks it about every listed word it finds ("ass " repeated over 100,000 characters asked 25,000
+ * times and took 56 s). The text last asked about and its answers, by term.
+ */
+let innocentText: string | null = null;
+const innocentAnswers = new Map<string, boolean>();
+function innocentEverywhere(term: string, text: string): boolean {
+  if (text !== innocentText) innocentAnswers.clear();
+  // Kept even when only equal to the last one, so that the next comparison is of the same string.
+  innocentText = text;
+  let answer = innocentAnswers.get(term);
+  if (answer === undefined) innocentAnswers.set(term, (answer = innocentEverywhereIn(term, text)));
+  return answer;
 }
 
 function profanity(f: TextFeatures, text: string): number {
