@@ -177,8 +177,22 @@ const SENTENCE_BREAK = /(?<=[.!?])\s+|\n+/;
 /** SENTENCE_BREAK, searched for one separator after another. */
 const SENTENCE_BREAKS = new RegExp(SENTENCE_BREAK.source, 'g');
 
+/**
+ * The tokens: links, e-mail addresses, words (with a leading @ or #) and emoji. The e-mail branch is tried only where a
+ * run of its local-part characters [\p{L}\p{N}._%+-] starts: tried at every start inside such a run, it read the rest
+ * of the run each time (quadratic: "a." repeated over 100,000 characters took 4.9 s). nextToken tries it where a scan
+ * resumes inside a run, which the pattern itself no longer does, so the tokens are those of the pattern without the guard.
+ */
 const TOKEN_PATTERN =
-  /https?:\/\/[^\s]+|www\.[^\s]+|[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+\.[\p{L}.]{2,}|[@#]?[\p{L}\p{N}'’*$@]+|\p{Extended_Pictographic}/gu;
+  /https?:\/\/[^\s]+|www\.[^\s]+|(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+\.[\p{L}.]{2,}|[@#]?[\p{L}\p{N}'’*$@]+|\p{Extended_Pictographic}/gu;
+/** A position inside a run of local-part characters, where TOKEN_PATTERN's guard keeps its e-mail branch from starting. */
+const INSIDE_LOCAL_RUN = /(?<=[\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]/uy;
+const LOCAL_RUN = /[\p{L}\p{N}._%+-]+/uy;
+/** What TOKEN_PATTERN's e-mail branch needs after its local part. */
+const EMAIL_AFTER_RUN = /@[\p{L}\p{N}-]+\.[\p{L}.]{2,}/uy;
+const EMAIL_AT = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+\.[\p{L}.]{2,}/uy;
+/** TOKEN_PATTERN's two branches before the e-mail one. */
+const LINK_AT = /https?:\/\/[^\s]|www\.[^\s]/uy;
 const PHONE_PATTERN = /(?:\+?\d[\d\s().-]{7,}\d)/g;
 const MONEY_PATTERN = /[$£€¥₹]\s?\d|\d\s?(?:usd|eur|gbp|dollars?|pounds?|euros?|bucks)\b/i;
 const LONG_NUMBER_PATTERN = /\d{5,}/;
@@ -204,7 +218,11 @@ function hasRepeatedChar(text: string): boolean {
   return false;
 }
 const LETTER = /\p{L}/u;
-const DOMAIN_PATTERN = /\b[a-z0-9-]{2,}\.(?:com|net|org|info|biz|ly|io|co|tk|xyz|me|us|uk)\b/;
+/**
+ * What /\b[a-z0-9-]{2,}\.(?:com|…)\b/ finds, from the dot: the name before it is read backwards from each dot, once,
+ * instead of from every word boundary in it ("a-" repeated over 100,000 characters took 3.9 s).
+ */
+const DOMAIN_PATTERN = /\.(?<=\b[a-z0-9-]{2,}\.)(?:com|net|org|info|biz|ly|io|co|tk|xyz|me|us|uk)\b/;
 /** The first letters of DOMAIN_PATTERN's endings: without a dot before one of them it cannot match. */
 const DOMAIN_ENDING_STARTS = new Set([...'cnoibltxmu'].map((c) => c.charCodeAt(0)));
 
@@ -290,13 +308,50 @@ function tokenize(normalized: string, counts: { url: number; email: number; ment
   return joinSpelledOut(matchTokens(normalized, counts, null));
 }
 
+/** The run of local-part characters a scan resumed in last: where it ends, and whether an address follows it. */
+interface LocalRun {
+  end: number;
+  email: boolean;
+}
+
+/**
+ * TOKEN_PATTERN's next match from its lastIndex, as the pattern without its guard finds it: where the scan resumes
+ * inside a run of local-part characters (after "#a" in "#a.b@c.de", after "f*ck" in "f*ck.x@y.com"), the e-mail branch
+ * matches from there when an address follows the run and no link starts there. Each run is read once, however
+ * many tokens it holds.
+ */
+function nextToken(text: string, run: LocalRun): RegExpExecArray | null {
+  const from = TOKEN_PATTERN.lastIndex;
+  if (from > 0) {
+    INSIDE_LOCAL_RUN.lastIndex = from;
+    if (INSIDE_LOCAL_RUN.test(text)) {
+      if (from >= run.end) {
+        LOCAL_RUN.lastIndex = from;
+        LOCAL_RUN.test(text);
+        run.end = LOCAL_RUN.lastIndex;
+        EMAIL_AFTER_RUN.lastIndex = run.end;
+        run.email = EMAIL_AFTER_RUN.test(text);
+      }
+      LINK_AT.lastIndex = from;
+      if (run.email && !LINK_AT.test(text)) {
+        EMAIL_AT.lastIndex = from;
+        const match = EMAIL_AT.exec(text)!;
+        TOKEN_PATTERN.lastIndex = EMAIL_AT.lastIndex;
+        return match;
+      }
+    }
+  }
+  return TOKEN_PATTERN.exec(text);
+}
+
 /** The tokens of `normalized` before spelled-out words are joined; `offsets` (when given) gets where each one's match starts. */
 function matchTokens(normalized: string, counts: { url: number; email: number; mention: number; hashtag: number; emoji: number }, offsets: number[] | null): string[] {
   const tokens: string[] = [];
   TOKEN_PATTERN.lastIndex = 0;
+  const run: LocalRun = { end: 0, email: false };
   // exec in a loop finds what matchAll finds (the pattern cannot match an empty string), without matchAll's copy of
   // the pattern and its iterator.
-  for (let match = TOKEN_PATTERN.exec(normalized); match !== null; match = TOKEN_PATTERN.exec(normalized)) {
+  for (let match = nextToken(normalized, run); match !== null; match = nextToken(normalized, run)) {
     const raw = match[0];
     // Every branch below pushes at most one token; the offset is kept for the one it pushes.
     if (offsets) offsets[tokens.length] = match.index;
@@ -330,21 +385,27 @@ function matchTokens(normalized: string, counts: { url: number; email: number; m
 
 const SINGLE_LETTER = /^\p{L}$/u;
 
-/** A word spaced out letter by letter ("k i l l") becomes one token again: runs of three or more single letters are joined. */
+/**
+ * A word spaced out letter by letter ("k i l l") becomes one token again: runs of three or more single letters are
+ * joined. The tokens are moved up in place as runs are joined (splicing each run out moved all the tokens after it:
+ * quadratic, "a a a 1 " repeated over 400,000 characters took 1.4 s).
+ */
 function joinSpelledOut(tokens: string[]): string[] {
+  let kept = 0;
   let start = -1;
   for (let i = 0; i <= tokens.length; i++) {
     if (i < tokens.length && tokens[i]!.length === 1 && SINGLE_LETTER.test(tokens[i]!)) {
       if (start < 0) start = i;
       continue;
     }
-    if (start >= 0 && i - start >= 3) {
-      const joined = tokens.slice(start, i).join('');
-      tokens.splice(start, i - start, joined);
-      i = start;
+    if (start >= 0) {
+      if (i - start >= 3) tokens[kept++] = tokens.slice(start, i).join('');
+      else for (let k = start; k < i; k++) tokens[kept++] = tokens[k]!;
+      start = -1;
     }
-    start = -1;
+    if (i < tokens.length) tokens[kept++] = tokens[i]!;
   }
+  tokens.length = kept;
   return tokens;
 }
 
