@@ -72,3 +72,47 @@ test('katakana and Greek are never rewritten into another script', () => {
     assert.equal(analysis.normalized, text);
   }
 });
+
+test('long stretches of invisible characters and nested bidi pairs are analyzed in linear time', () => {
+  const n = 100_000;
+  const cases = [
+    'ب' + '\u200d'.repeat(n) + 'ب',
+    '😀' + '\u200d'.repeat(n) + '😀',
+    '\u200e'.repeat(n),
+    '\u200b'.repeat(n),
+    '\ufeff'.repeat(n),
+    'a' + '\u200e'.repeat(n) + '1',
+    '🏴' + '\u{E0061}'.repeat(n / 2) + '\u{E007F}',
+    '🏴' + '\u{E0061}'.repeat(n / 2),
+    '\u2066'.repeat(n / 2) + '\u2069'.repeat(n / 2),
+    '\u202a'.repeat(n / 2) + '\u202c'.repeat(n / 2),
+  ];
+  for (const text of cases) {
+    const started = performance.now();
+    analyzeUnicode(text);
+    const ms = performance.now() - started;
+    // 6–147 s when every invisible character walked its whole stretch again, and every bidi pair re-read what it wraps.
+    assert.ok(ms < 500, `${JSON.stringify(text.slice(0, 4))}…: ${ms.toFixed(0)} ms`);
+  }
+});
+
+test('invisible characters are judged by the visible characters around their stretch', () => {
+  const signals = (text: string) => analyzeUnicode(text).findings.flatMap((finding) => finding.signals);
+  // Joiners in emoji sequences and in complex scripts are legitimate, however many there are.
+  assert.deepEqual(signals('👩\u200d💻 and 👨\u200d👩\u200d👧'), []);
+  assert.deepEqual(signals('😀' + '\u200d'.repeat(50) + '😀'), []);
+  assert.deepEqual(signals('بب\u200d\u200d\u200dب'), []);
+  // Between two Latin letters they hide something.
+  assert.deepEqual(signals('st\u200d\u200d\u200dupid'), ['invisible']);
+  assert.equal(analyzeUnicode('st\u200d\u200d\u200dupid').normalized, 'stupid');
+  // Direction marks: legitimate except between two letters of a left-to-right alphabet.
+  assert.deepEqual(signals('abc\u200e\u200e\u200e123'), []);
+  assert.deepEqual(signals('ab\u200e\u200ecd'), ['invisible']);
+  // Emoji tag sequences: a black flag, tags, CANCEL TAG; tags elsewhere hide text.
+  assert.deepEqual(signals('🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F} Scotland'), []);
+  assert.deepEqual(signals('🏴\u{E0067}\u{E0062}\u{E0073}'), ['invisible']);
+  assert.deepEqual(signals('sp\u{E0061}\u{E0062}am'), ['invisible']);
+  // Bidi isolates: legitimate around right-to-left text or whole words, nested or not.
+  assert.deepEqual(signals('say \u2066\u2066مرحبا\u2069\u2069 now'), []);
+  assert.deepEqual(signals('pa\u2066\u2066y\u2069\u2069pal'), ['invisible']);
+});
