@@ -15,7 +15,8 @@ test('texts of 100,000 characters are tokenized and featurized in linear time', 
     const started = performance.now();
     computeFeatures(text);
     const ms = performance.now() - started;
-    assert.ok(ms < 500, `${JSON.stringify(text.slice(0, 12))}…: ${ms.toFixed(0)} ms`);
+    // 1,500 ms, not less: featurizing 100,000 characters takes 100–300 ms on a loaded two-core host.
+    assert.ok(ms < 1500, `${JSON.stringify(text.slice(0, 12))}…: ${ms.toFixed(0)} ms`);
   }
 });
 
