@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DisjointSpans } from './disjoint-spans.ts';
+import { seededIntegers } from './seeded-random.ts';
 
 type Span = { start: number; end: number };
 
@@ -23,11 +24,7 @@ function kept(spans: Span[]): Span[] {
 test('keeps exactly the spans that overlap none kept before, empty spans included', () => {
   assert.deepEqual(kept([{ start: 0, end: 5 }, { start: 4, end: 8 }, { start: 5, end: 9 }, { start: 2, end: 3 }]), [{ start: 0, end: 5 }, { start: 5, end: 9 }]);
   assert.deepEqual(kept([{ start: 3, end: 3 }, { start: 0, end: 3 }, { start: 3, end: 6 }, { start: 2, end: 4 }]), [{ start: 3, end: 3 }, { start: 0, end: 3 }, { start: 3, end: 6 }]);
-  let seed = 1;
-  const random = (n: number) => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return seed % n;
-  };
+  const random = seededIntegers(1);
   for (let k = 0; k < 20_000; k++) {
     const size = 1 + random(20);
     const spans = Array.from({ length: 1 + random(12) }, () => {

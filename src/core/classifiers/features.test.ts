@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { computeFeatures, tokensOf } from './features.ts';
 import { loadModels } from './models.ts';
+import { seededIntegers } from '../../lib/seeded-random.ts';
 
 test('texts of 100,000 characters are tokenized and featurized in linear time', () => {
   loadModels();
@@ -59,11 +60,7 @@ test('a bare domain counts where the original pattern found one', () => {
   assert.equal(counted('ab.community'), 0);
   assert.equal(counted('éab.co'), 1);
   const pieces = ['a', 'b', '1', '-', '_', '.', '.com', '.co', 'm', 'uk', ' ', 'é', 'x.'];
-  let seed = 7;
-  const random = (n: number) => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return seed % n;
-  };
+  const random = seededIntegers(7);
   for (let k = 0; k < 2000; k++) {
     let text = '';
     for (let i = 1 + random(8); i > 0; i--) text += pieces[random(pieces.length)];

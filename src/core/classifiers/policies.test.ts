@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { FieldResult, PolicyContext } from '../policy.ts';
 import { classifierPolicies, loadModels } from './index.ts';
 import { fieldFeatures } from './policies.ts';
+import { seededIntegers } from '../../lib/seeded-random.ts';
 
 const policy = (id: string) => classifierPolicies.find((p) => p.id === id)!;
 const labelsOf = (id: string, text: string): string[] =>
@@ -92,11 +93,7 @@ test('the injection and e-mail labels are those of the original patterns', () =>
 test('the injection and e-mail labels agree with the original patterns on random texts', () => {
   loadModels();
   const pieces = ['/*', '*/', '/', '*', '\n', '<', 'img', ' ', 'src', '=', '>', '`', 'rm', 'curl', 'a', '.', '@', '-', '1', 'é', 'co', "'", ' or ', '--'];
-  let seed = 20;
-  const random = (n: number) => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return seed % n;
-  };
+  const random = seededIntegers(20);
   for (let k = 0; k < 3000; k++) {
     let text = '';
     for (let i = 1 + random(10); i > 0; i--) text += pieces[random(pieces.length)];
