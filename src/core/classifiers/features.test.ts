@@ -21,6 +21,12 @@ test('texts of 100,000 characters are tokenized and featurized in linear time', 
   }
 });
 
+test('one sentence of 200,000 tokens is featurized (its tokens are not passed as call arguments)', () => {
+  loadModels();
+  // push(...tokens) of one sentence this long threw "Maximum call stack size exceeded".
+  assert.doesNotThrow(() => computeFeatures('go '.repeat(200_000)));
+});
+
 test('tokens: e-mail addresses, also where a token ends inside the address', () => {
   assert.deepEqual(tokensOf('write to jane.doe@example.co.uk today'), ['write', 'to', '__email__', 'today']);
   assert.deepEqual(tokensOf('a.b@c.de'), ['__email__']);

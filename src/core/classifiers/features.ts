@@ -647,7 +647,9 @@ function sentenceGroupsOf(normalized: string, matched: readonly string[], offset
     const sentenceEnd = separator ? separator.index : normalized.length;
     let last = first;
     while (last < matched.length && offsets[last]! < sentenceEnd) last++;
-    if (last > first) current.push(...joinSpelledOut(matched.slice(first, last)));
+    // A loop rather than push(...): one sentence of a long text can hold tens of thousands of tokens, more arguments
+    // than a call may safely take.
+    if (last > first) for (const token of joinSpelledOut(matched.slice(first, last))) current.push(token);
     first = last;
     if (current.length >= SENTENCE_GROUP_TOKENS) {
       groups.push(current);
@@ -658,8 +660,10 @@ function sentenceGroupsOf(normalized: string, matched: readonly string[], offset
   }
   // A short last sentence joins the previous group.
   if (current.length > 0) {
-    if (groups.length > 0) groups[groups.length - 1]!.push(...current);
-    else groups.push(current);
+    if (groups.length > 0) {
+      const previous = groups[groups.length - 1]!;
+      for (const token of current) previous.push(token);
+    } else groups.push(current);
   }
   return groups;
 }
