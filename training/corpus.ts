@@ -293,12 +293,14 @@ export const SEALED_DIR = process.env.OPEN_MODERATION_SEALED ?? resolve(REPO_ROO
 export const SECOND_SEALED_DIR = process.env.OPEN_MODERATION_SEALED_2 ?? resolve(REPO_ROOT, 'evaluation/sealed-2');
 /** A third sealed set, written in session 12 from a fifth brief (evaluation/sealed-3/README.md). */
 export const THIRD_SEALED_DIR = process.env.OPEN_MODERATION_SEALED_3 ?? resolve(REPO_ROOT, 'evaluation/sealed-3');
+/** A fourth sealed set, written on 2026-11-29 from a sixth brief (evaluation/sealed-4/README.md). */
+export const FOURTH_SEALED_DIR = process.env.OPEN_MODERATION_SEALED_4 ?? resolve(REPO_ROOT, 'evaluation/sealed-4');
 /** The realistic dev set (training/dev-realistic/README.md): read, never trained on. */
 export const DEV_REALISTIC_DIR = process.env.OPEN_MODERATION_DEV_REALISTIC ?? resolve(REPO_ROOT, 'training/dev-realistic');
-const HELD_OUT_DIRS = [SEALED_DIR, SECOND_SEALED_DIR, THIRD_SEALED_DIR, DEV_REALISTIC_DIR];
+const HELD_OUT_DIRS = [SEALED_DIR, SECOND_SEALED_DIR, THIRD_SEALED_DIR, FOURTH_SEALED_DIR, DEV_REALISTIC_DIR];
 
 /**
- * The texts of the sets that judge the models (both sealed sets and the realistic dev set), only to leave resembling
+ * The texts of the sets that judge the models (the sealed sets and the realistic dev set), only to leave resembling
  * corpus lines out of training; nothing of them is printed.
  */
 export function heldOutTexts(directories: readonly string[] = HELD_OUT_DIRS): string[] {
