@@ -1,19 +1,20 @@
 /**
- * The cuts read off the corpus's dev split (round 11, `training/dev-corpus.ts --target 0.97`): the lowest cut that
- * leaves 97 % of the policy's benign dev messages alone, its own look-alikes and all benign messages counted half
- * each, for models trained without that split. The realistic dev set moves cuts from these; a policy in NOT_RAISED
- * never goes above its value here.
+ * The cuts read off the corpus's dev split (round 22, `training/dev-corpus.ts --target 0.97` on every corpus file of
+ * the snapshot): the lowest cut that leaves 97 % of the policy's benign dev messages alone, its own look-alikes and
+ * all benign messages counted half each, for models trained without that split. `hate` and `self_harm` keep round
+ * 11's cuts (0.389 and 0.703): they are in NOT_RAISED, and the dev run asked for 0.567 and 0.715. The realistic dev
+ * set moves cuts from these; a policy in NOT_RAISED never goes above its value here.
  */
 export const CORPUS_DEV_CUTS = {
-  toxicity_severe: 0.494,
-  toxicity: 0.772,
+  toxicity_severe: 0.465,
+  toxicity: 0.791,
   hate: 0.389,
-  sexual: 0.605,
-  violence: 0.537,
+  sexual: 0.57,
+  violence: 0.538,
   self_harm: 0.703,
-  flirtation: 0.519,
-  spam: 0.394,
-  self_promotion: 0.782,
+  flirtation: 0.534,
+  spam: 0.161,
+  self_promotion: 0.791,
 } as const satisfies Record<string, number>;
 
 /**
