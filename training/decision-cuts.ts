@@ -19,13 +19,15 @@ export const CORPUS_DEV_CUTS = {
 
 /**
  * Each corpus model's decision cut: the model's own probability at which the service flags (train-all.ts folds it into
- * the bias, so a shipped model flags at 0.5). Kept at CORPUS_DEV_CUTS: round 14 moved them on the realistic dev set
- * (training/dev-realistic/, never trained on, so the shipped models themselves can be scored there, unlike the corpus's
- * dev split, whose dev models' operating points move by up to 0.14 from run to run), and that round was scored once
- * and rejected (evaluation/rounds/round-14.md). `npx tsx training/dev-realistic.ts --propose-cuts` prints what
- * realisticDevThresholds asks of the models in use.
+ * the bias, so a shipped model flags at 0.5). CORPUS_DEV_CUTS but for `self_harm`: round 14 moved every cut on the
+ * realistic dev set (training/dev-realistic/, never trained on, so the shipped models themselves can be scored there,
+ * unlike the corpus's dev split, whose dev models' operating points move by up to 0.14 from run to run), and that round
+ * was scored once and rejected (evaluation/rounds/round-14.md). Round 23 lowered `self_harm`'s on a check file written
+ * for it (training/corpus/writer-shcheck/: veiled ideation beside support messages, which round 22's models caught
+ * less of than round 11's), the dev set's benign judgements held at 95 % (evaluation/rounds/round-23.md).
+ * `npx tsx training/dev-realistic.ts --propose-cuts` prints what realisticDevThresholds asks of the models in use.
  */
-export const DECISION_CUTS: typeof CORPUS_DEV_CUTS = CORPUS_DEV_CUTS;
+export const DECISION_CUTS: Readonly<Record<keyof typeof CORPUS_DEV_CUTS, number>> = { ...CORPUS_DEV_CUTS, self_harm: 0.56 };
 
 /** A policy's decision cut, or undefined for a policy without one (profanity: a word list's model). */
 export function decisionCutOf(policy: string, cuts: Readonly<Record<string, number>> = DECISION_CUTS): number | undefined {
