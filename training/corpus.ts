@@ -161,6 +161,20 @@ function jsonlFiles(directory: string): string[] {
   return out;
 }
 
+/**
+ * A corpus folder whose name ends in `check` (writer-shcheck, writer-vpcheck) holds a check file: written for one
+ * round's decision and scored by it, never trained on. Neither the snapshot nor OPEN_MODERATION_CORPUS_ALL reads it,
+ * so a dev run cannot learn the file that will judge it.
+ */
+export function isCheckFolder(name: string): boolean {
+  return name.endsWith('check');
+}
+
+/** The corpus files training may read: every .jsonl file but those in check folders. */
+function trainingFiles(directory: string): string[] {
+  return jsonlFiles(directory).filter((path) => !isCheckFolder(relative(directory, path).split(/[\\/]/)[0] ?? ''));
+}
+
 type Validated = { ok: true; message: Omit<CorpusMessage, 'file' | 'line' | 'split'> } | { ok: false; reason: string };
 
 /** Checks one parsed line against POLICIES.md; the reason names the first rule it breaks. */
@@ -210,7 +224,7 @@ function completeLines(content: string): string {
 /** The corpus files as they are now, for `npm run train -- --snapshot`. */
 export function snapshotCorpus(directory: string = CORPUS_DIR): CorpusSnapshot {
   const snapshot: CorpusSnapshot = {};
-  for (const path of jsonlFiles(directory)) {
+  for (const path of trainingFiles(directory)) {
     const complete = completeLines(readFileSync(path, 'utf8'));
     snapshot[relative(directory, path)] = { lines: complete.split('\n').length - 1, sha256: createHash('sha256').update(complete).digest('hex') };
   }
@@ -219,7 +233,7 @@ export function snapshotCorpus(directory: string = CORPUS_DIR): CorpusSnapshot {
 
 /** Corpus files on disk that the snapshot does not list (training leaves them out). */
 export function unrecordedFiles(directory: string, snapshot: CorpusSnapshot): string[] {
-  return jsonlFiles(directory)
+  return trainingFiles(directory)
     .map((path) => relative(directory, path))
     .filter((file) => !Object.hasOwn(snapshot, file));
 }
@@ -229,7 +243,7 @@ export function readSnapshot(): CorpusSnapshot | null {
 }
 
 export function loadCorpus(directory: string = CORPUS_DIR, snapshot: CorpusSnapshot | null = null, heldOut: readonly string[] = []): CorpusLoad {
-  const files = snapshot ? Object.keys(snapshot).sort().map((file) => resolve(directory, file)) : jsonlFiles(directory);
+  const files = snapshot ? Object.keys(snapshot).sort().map((file) => resolve(directory, file)) : trainingFiles(directory);
   const rejected: Record<string, number> = {};
   const reject = (reason: string) => (rejected[reason] = (rejected[reason] ?? 0) + 1);
   const seen = new Map<string, CorpusMessage>();

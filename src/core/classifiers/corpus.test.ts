@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { corpusKey, corpusSplitOf, loadCorpus, nearCopyKey, readSnapshot, resemblingLines, snapshotCorpus, unrecordedFiles, variantKey } from '../../../training/corpus.ts';
+import { corpusKey, corpusSplitOf, isCheckFolder, loadCorpus, nearCopyKey, readSnapshot, resemblingLines, snapshotCorpus, unrecordedFiles, variantKey } from '../../../training/corpus.ts';
 import { probeLines } from '../../../training/datasets.ts';
 import { pythonStringList } from '../../../training/public-sets.ts';
 
@@ -124,6 +124,23 @@ test('files written after the snapshot are named as left out until it is recorde
     assert.deepEqual(unrecordedFiles(directory, snapshot), [join('writer-b', 'two.jsonl')]);
     assert.equal(loadCorpus(directory, snapshot).messages.length, 1);
     assert.deepEqual(unrecordedFiles(directory, snapshotCorpus(directory)), []);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
+test('a check folder is never read for training, with or without a snapshot', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'om-corpus-check-'));
+  try {
+    mkdirSync(join(directory, 'writer-a'));
+    writeFileSync(join(directory, 'writer-a', 'one.jsonl'), `${line({ text: 'the boss fight killed me twice' })}\n`);
+    mkdirSync(join(directory, 'writer-acheck'));
+    writeFileSync(join(directory, 'writer-acheck', 'check.jsonl'), `${line({ text: 'gut the trout before you grill it' })}\n`);
+    assert.ok(isCheckFolder('writer-acheck'));
+    assert.ok(!isCheckFolder('writer-a'));
+    assert.deepEqual(Object.keys(snapshotCorpus(directory)), [join('writer-a', 'one.jsonl')]);
+    assert.deepEqual(unrecordedFiles(directory, {}), [join('writer-a', 'one.jsonl')]);
+    assert.deepEqual(loadCorpus(directory).messages.map((m) => m.text), ['the boss fight killed me twice']);
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
