@@ -39,6 +39,25 @@ const INNOCENT: Array<[string, string]> = [
   ['Bitte die Rechnung an Herrn Fick schicken.', 'Fick'],
   ['Wir wohnen jetzt in Pissen bei Halle.', 'Pissen'],
   ['Ce cul-de-sac est toujours bouché.', 'cul'],
+  ['Three crows on the bird feeder again, cheeky things.', 'crows'],
+  ['Cock pheasant strutting round the garden this morning.', 'Cock'],
+  ['Looking for a proven stud for my Labrador bitch, health tested.', 'bitch'],
+  ['Unsere Möpse haben bei der Zuchtschau gewonnen 🐶', 'Möpse'],
+  ['Großes Lob an Malermeister Fick und sein Team.', 'Fick'],
+  ['Add a knob of butter and let the onions sweat.', 'knob'],
+  ['Take the chicken breasts off the carcass and keep it for stock.', 'breasts'],
+  ['Patient has a small cyst near the anus, referred to surgery.', 'anus'],
+  ['Selling a ball peen hammer, barely used.', 'peen'],
+  ['Took the kids to Twatt in Orkney for the standing stones.', 'Twatt'],
+  ["In Swedish 'slut' just means end, so slutspel is the playoffs.", 'slut'],
+  ['No sabe si la hostia de la primera comunión se mastica.', 'hostia'],
+  ['En los barcos antiguos la cofa del mástil se llamaba carajo.', 'carajo'],
+  ['Depois de abater o veado, tem que eviscerar logo.', 'veado'],
+  ['Comprei dois cacetes na padaria para as bifanas.', 'cacetes'],
+  ['Bosta de vaca curtida é o melhor adubo para a horta.', 'Bosta'],
+  ['Em Madrid comemos porras com chocolate quente.', 'porras'],
+  ['Me han diagnosticado una fisura anal, ¿la operación duele?', 'anal'],
+  ['En la galería de tiro metí los 10 disparos en el negro 🎯', 'negro'],
 ];
 // Still counted: the rude sense of the same words, and a name that opens a sentence (a capital there proves nothing).
 const COUNTED: Array<[string, string]> = [
@@ -60,6 +79,14 @@ const COUNTED: Array<[string, string]> = [
   ['Halt die Klappe, sonst Fick dich', 'Fick'],
   ['bouge ton cul', 'cul'],
   ['holy sheet that was close', 'sheet'],
+  ['go back to where you came from, crows', 'crows'],
+  ['stupid bitch, learn to drive', 'bitch'],
+  ['schöne Möpse hast du', 'Möpse'],
+  ['que hostia le voy a dar', 'hostia'],
+  ['vai tomar no cu, seu veado', 'veado'],
+  ['que bosta de serviço', 'bosta'],
+  ['nice breasts, send more', 'breasts'],
+  ['quiero sexo anal contigo', 'anal'],
 ];
 
 test('a listed word is innocent only where what stands beside it says so', () => {

@@ -34,6 +34,7 @@ test('the combined policy keeps the model score unless the matcher sees more', (
 test('the matcher runs only where a disguise could hide', () => {
   for (const disguised of ['sh1t', 'bullsh!t', 'a$$hole', 'fuuuuck', 'ｆｕｃｋ', 'fu\u200Bck']) assert.equal(mayHideProfanity(disguised), true, disguised);
   assert.equal(mayHideProfanity('fuсk'), true, 'a Cyrillic look-alike letter');
+  assert.equal(mayHideProfanity('fºck off'), true, 'an ordinal indicator standing for a letter');
   // Accented Latin letters and typographic punctuation are how es/pt/fr/de are written, not disguises (issue #27).
   for (const plain of [
     "Hey everyone! We planted tomatoes, basil and sunflowers.",
@@ -42,6 +43,7 @@ test('the matcher runs only where a disguise could hide', () => {
     'A Assembleia‐Geral das Nações Unidas proclama a presente Declaração',
     "« Tous les êtres humains naissent libres et égaux » — l’article premier",
     'Jeder hat Anspruch auf die in dieser Erklärung verkündeten Rechte',
+    'Vivo en el 4ºB, la reunión es el 2º jueves, 1ª planta',
   ]) {
     assert.equal(mayHideProfanity(plain), false, plain);
   }

@@ -82,7 +82,9 @@ export function mayHideProfanity(text: string): boolean {
       run = 0;
       continue;
     }
-    if (c > 0x7f && !(c >= 0xc0 && c <= 0x24f) && mayDisguise(text[i]!)) return true;
+    // The ordinal indicators after a number ("4ºB", "1ª planta") are how Spanish and Portuguese write addresses and dates.
+    const ordinal = (c === 0xba || c === 0xaa) && i > 0 && text.charCodeAt(i - 1) >= 48 && text.charCodeAt(i - 1) <= 57;
+    if (c > 0x7f && !(c >= 0xc0 && c <= 0x24f) && !ordinal && mayDisguise(text[i]!)) return true;
     run = c === previous ? run + 1 : 1;
     if (run >= 3 && isLetter(c)) return true;
     if (!isLetter(c) && c !== 32 && i > 0 && isLetter(previous)) {
