@@ -28,7 +28,24 @@ export interface CorpusMessage {
   file: string;
   line: number;
   split: 'train' | 'dev';
+  /** The policies whose models this message trains, when its folder is scoped (SCOPED_FOLDERS); all when absent. */
+  scope?: readonly CorpusPolicy[];
 }
+
+/**
+ * Folders written for some policies' models only: their messages train those models and no other, and leave the rest
+ * of the training as it was (they load after every other file, so none of theirs displaces another's near-copy, and
+ * train-all.ts keeps them out of the word-vector vocabulary). Round 26 (evaluation/rounds/round-26.md): writer-hobby's
+ * look-alikes helped the violence model, but training every model on them moved the self_harm and spam models the
+ * wrong way on the realistic dev set.
+ */
+export const SCOPED_FOLDERS: Readonly<Record<string, readonly CorpusPolicy[]>> = { 'writer-hobby': ['violence'] };
+const topFolder = (file: string): string => file.split(/[\\/]/)[0] ?? '';
+/** Files of scoped folders after all others, each group in path order. */
+const scopedLast = (files: string[], directory: string): string[] => {
+  const scoped = (path: string) => Object.hasOwn(SCOPED_FOLDERS, topFolder(relative(directory, path)));
+  return [...files.filter((path) => !scoped(path)), ...files.filter(scoped)];
+};
 
 export interface CorpusLoad {
   messages: CorpusMessage[];
@@ -172,7 +189,7 @@ export function isCheckFolder(name: string): boolean {
 
 /** The corpus files training may read: every .jsonl file but those in check folders. */
 function trainingFiles(directory: string): string[] {
-  return jsonlFiles(directory).filter((path) => !isCheckFolder(relative(directory, path).split(/[\\/]/)[0] ?? ''));
+  return jsonlFiles(directory).filter((path) => !isCheckFolder(topFolder(relative(directory, path))));
 }
 
 type Validated = { ok: true; message: Omit<CorpusMessage, 'file' | 'line' | 'split'> } | { ok: false; reason: string };
@@ -243,7 +260,7 @@ export function readSnapshot(): CorpusSnapshot | null {
 }
 
 export function loadCorpus(directory: string = CORPUS_DIR, snapshot: CorpusSnapshot | null = null, heldOut: readonly string[] = []): CorpusLoad {
-  const files = snapshot ? Object.keys(snapshot).sort().map((file) => resolve(directory, file)) : trainingFiles(directory);
+  const files = scopedLast(snapshot ? Object.keys(snapshot).sort().map((file) => resolve(directory, file)) : trainingFiles(directory), directory);
   const rejected: Record<string, number> = {};
   const reject = (reason: string) => (rejected[reason] = (rejected[reason] ?? 0) + 1);
   const seen = new Map<string, CorpusMessage>();
@@ -290,6 +307,8 @@ export function loadCorpus(directory: string = CORPUS_DIR, snapshot: CorpusSnaps
         return;
       }
       const message: CorpusMessage = { ...outcome.message, file, line: index + 1, split: corpusSplitOf(key) };
+      const scope = SCOPED_FOLDERS[topFolder(file)];
+      if (scope) message.scope = scope;
       seen.set(key, message);
       messages.push(message);
     });

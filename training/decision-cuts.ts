@@ -1,10 +1,9 @@
 /**
  * The cuts read off the corpus's dev split (round 22, `training/dev-corpus.ts --target 0.97` on every corpus file of
- * the snapshot then): the lowest cut that leaves 97 % of the policy's benign dev messages alone, its own look-alikes
- * and all benign messages counted half each, for models trained without that split. `hate` and `self_harm` keep round
- * 11's cuts (0.389 and 0.703): they are in NOT_RAISED, and the dev run asked for 0.567 and 0.715. Round 25 kept these
- * for the corpus of round 24, whose own dev run's cuts failed the realistic dev set (evaluation/rounds/round-24.md).
- * The realistic dev set moves cuts from these; a policy in NOT_RAISED never goes above its value here.
+ * the snapshot): the lowest cut that leaves 97 % of the policy's benign dev messages alone, its own look-alikes and
+ * all benign messages counted half each, for models trained without that split. `hate` and `self_harm` keep round
+ * 11's cuts (0.389 and 0.703): they are in NOT_RAISED, and the dev run asked for 0.567 and 0.715. The realistic dev
+ * set moves cuts from these; a policy in NOT_RAISED never goes above its value here.
  */
 export const CORPUS_DEV_CUTS = {
   toxicity_severe: 0.465,

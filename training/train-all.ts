@@ -47,6 +47,8 @@ interface Source {
   name: string;
   /** Negatives only: each long text's sentence groups (as the sentence-scored policies see it) are negatives too. */
   groups?: boolean;
+  /** Messages of a scoped corpus folder (corpus.ts's SCOPED_FOLDERS): left out of the word-vector vocabulary. */
+  scoped?: boolean;
 }
 
 export interface ModelSpec {
@@ -255,22 +257,22 @@ export function corpusTrainMessages(): CorpusMessage[] {
 function corpusSources(policy: CorpusPolicy): { positives: Source[]; negatives: Source[] } {
   const all = corpusTrainMessages();
   // Spanish, Portuguese, French and German have a sixth of the English messages each: their messages weigh more.
-  const byLanguage = (english: boolean) => all.filter((m) => (m.lang === 'en') === english);
-  const sources = (english: boolean) => {
-    const messages = byLanguage(english);
+  const sources = (english: boolean, scoped: boolean) => {
+    const messages = all.filter((m) => (m.lang === 'en') === english && (scoped ? m.scope?.includes(policy) === true : m.scope === undefined));
     const factor = english ? 1 : CORPUS_OTHER_LANGUAGE_FACTOR;
-    const suffix = english ? '' : ' (es, pt, fr, de)';
+    const suffix = `${english ? '' : ' (es, pt, fr, de)'}${scoped ? ' (scoped folders)' : ''}`;
+    const marked = scoped ? { scoped: true } : {};
     return {
-      positives: [{ name: `corpus:${policy}${suffix}`, texts: messages.filter((m) => m.labels.includes(policy)).map((m) => m.text), weight: CORPUS_WEIGHTS.positive * factor }],
+      positives: [{ name: `corpus:${policy}${suffix}`, texts: messages.filter((m) => m.labels.includes(policy)).map((m) => m.text), weight: CORPUS_WEIGHTS.positive * factor, ...marked }],
       negatives: [
-        { name: `corpus:hard negatives+ordinary${suffix}`, texts: messages.filter((m) => m.kind !== 'harmful').map((m) => m.text), weight: CORPUS_WEIGHTS.lookAlike * factor, groups: true },
-        { name: `corpus:harmful, not ${policy}${suffix}`, texts: messages.filter((m) => m.kind === 'harmful' && !m.labels.includes(policy)).map((m) => m.text), weight: CORPUS_WEIGHTS.otherHarm * factor },
+        { name: `corpus:hard negatives+ordinary${suffix}`, texts: messages.filter((m) => m.kind !== 'harmful').map((m) => m.text), weight: CORPUS_WEIGHTS.lookAlike * factor, groups: true, ...marked },
+        { name: `corpus:harmful, not ${policy}${suffix}`, texts: messages.filter((m) => m.kind === 'harmful' && !m.labels.includes(policy)).map((m) => m.text), weight: CORPUS_WEIGHTS.otherHarm * factor, ...marked },
       ],
     };
   };
-  const english = sources(true);
-  const others = sources(false);
-  return { positives: [...english.positives, ...others.positives], negatives: [...english.negatives, ...others.negatives] };
+  const parts = [sources(true, false), sources(false, false)];
+  if (all.some((m) => m.scope?.includes(policy))) parts.push(sources(true, true), sources(false, true));
+  return { positives: parts.flatMap((part) => part.positives), negatives: parts.flatMap((part) => part.negatives) };
 }
 
 /** The models that learn from the corpus, each from the messages judged harmful for its policy. */
@@ -668,7 +670,7 @@ export function trainAll(outputDir: string, only?: Set<string>, log: (line: stri
   const specs = buildSpecs();
   // The word-vector vocabulary depends on the training texts (see extract-word-vectors.ts), so it is rebuilt here.
   const corpus = new Set<string>();
-  for (const spec of specs) for (const source of [...spec.positives, ...spec.negatives]) for (const text of source.texts) corpus.add(text);
+  for (const spec of specs) for (const source of [...spec.positives, ...spec.negatives]) if (!source.scoped) for (const text of source.texts) corpus.add(text);
   const vectorsStarted = Date.now();
   const extracted = extractWordVectors(corpus);
   setWordVectors(decodeWordVectors(extracted.payload));

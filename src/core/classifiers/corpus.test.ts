@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { corpusKey, corpusSplitOf, isCheckFolder, loadCorpus, nearCopyKey, readSnapshot, resemblingLines, snapshotCorpus, unrecordedFiles, variantKey } from '../../../training/corpus.ts';
+import { corpusKey, corpusSplitOf, isCheckFolder, loadCorpus, SCOPED_FOLDERS, nearCopyKey, readSnapshot, resemblingLines, snapshotCorpus, unrecordedFiles, variantKey } from '../../../training/corpus.ts';
 import { probeLines } from '../../../training/datasets.ts';
 import { pythonStringList } from '../../../training/public-sets.ts';
 
@@ -141,6 +141,27 @@ test('a check folder is never read for training, with or without a snapshot', ()
     assert.deepEqual(Object.keys(snapshotCorpus(directory)), [join('writer-a', 'one.jsonl')]);
     assert.deepEqual(unrecordedFiles(directory, {}), [join('writer-a', 'one.jsonl')]);
     assert.deepEqual(loadCorpus(directory).messages.map((m) => m.text), ['the boss fight killed me twice']);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
+test('a scoped folder\'s messages carry their scope and never displace another folder\'s near-copy', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'om-corpus-scoped-'));
+  const [scopedFolder, scope] = Object.entries(SCOPED_FOLDERS)[0]!;
+  try {
+    // "writer-a" sorts before and "writer-zz" after the scoped folder: both keep their lines.
+    for (const folder of ['writer-a', scopedFolder, 'writer-zz']) mkdirSync(join(directory, folder));
+    writeFileSync(join(directory, 'writer-a', 'one.jsonl'), `${line({ text: 'first plain line here' })}\n`);
+    writeFileSync(join(directory, scopedFolder, 'two.jsonl'), `${line({ text: 'Shared line, kept once!' })}\n${line({ text: 'only in the scoped folder' })}\n`);
+    writeFileSync(join(directory, 'writer-zz', 'three.jsonl'), `${line({ text: 'shared line kept once' })}\n`);
+    const load = loadCorpus(directory);
+    assert.deepEqual(load.messages.map((m) => [m.text, m.scope ?? null]), [
+      ['first plain line here', null],
+      ['shared line kept once', null],
+      ['only in the scoped folder', scope],
+    ]);
+    assert.equal(load.duplicates, 1);
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
