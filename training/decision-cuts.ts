@@ -24,10 +24,13 @@ export const CORPUS_DEV_CUTS = {
  * unlike the corpus's dev split, whose dev models' operating points move by up to 0.14 from run to run), and that round
  * was scored once and rejected (evaluation/rounds/round-14.md). Round 23 lowered `self_harm`'s on a check file written
  * for it (training/corpus/writer-shcheck/: veiled ideation beside support messages, which round 22's models caught
- * less of than round 11's), the dev set's benign judgements held at 95 % (evaluation/rounds/round-23.md).
+ * less of than round 11's), the dev set's benign judgements held at 95 % (evaluation/rounds/round-23.md). Round 26 moved
+ * `violence`'s (0.538 → 0.488, `movedDecisionCut(0.538, 0.45)`) for the model trained with writer-hobby, on the check
+ * file training/corpus/writer-vpcheck/ with the dev set's `violence` judgements held at 85 % caught and 95 % left alone
+ * (evaluation/rounds/round-26.md).
  * `npx tsx training/dev-realistic.ts --propose-cuts` prints what realisticDevThresholds asks of the models in use.
  */
-export const DECISION_CUTS: Readonly<Record<keyof typeof CORPUS_DEV_CUTS, number>> = { ...CORPUS_DEV_CUTS, self_harm: 0.56 };
+export const DECISION_CUTS: Readonly<Record<keyof typeof CORPUS_DEV_CUTS, number>> = { ...CORPUS_DEV_CUTS, self_harm: 0.56, violence: 0.488 };
 
 /** A policy's decision cut, or undefined for a policy without one (profanity: a word list's model). */
 export function decisionCutOf(policy: string, cuts: Readonly<Record<string, number>> = DECISION_CUTS): number | undefined {
