@@ -10,6 +10,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import { loadModels } from '../src/core/classifiers/index.ts';
 import { apiVerdict } from './eval-realistic.ts';
 
@@ -73,11 +74,12 @@ export function scoreCheck(lines: readonly CheckLine[], policies: readonly strin
   return table;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { dir: { type: 'string' }, policies: { type: 'string' }, thresholds: { type: 'string', default: '' } } });
   if (!values.dir || !values.policies) throw new Error('usage: --dir <check folder> --policies a,b [--thresholds 0.5,0.6]');
   loadModels();
   const thresholds = values.thresholds ? values.thresholds.split(',').map(Number) : [];
+  if (thresholds.some((t) => !(t >= 0 && t <= 1))) throw new Error(`--thresholds takes numbers from 0 to 1: ${values.thresholds}`);
   const { lines, bad } = readCheckFolder(resolve(values.dir));
   console.log(`${lines.length} lines, ${bad} malformed`);
   const headers = ['API flag', ...thresholds.map((t) => `p ≥ ${t}`)];

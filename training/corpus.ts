@@ -260,6 +260,8 @@ export function readSnapshot(): CorpusSnapshot | null {
 }
 
 export function loadCorpus(directory: string = CORPUS_DIR, snapshot: CorpusSnapshot | null = null, heldOut: readonly string[] = []): CorpusLoad {
+  const checkFile = snapshot ? Object.keys(snapshot).find((file) => isCheckFolder(topFolder(file))) : undefined;
+  if (checkFile) throw new Error(`training/corpus-snapshot.json lists ${checkFile}, a check file, which is never trained on`);
   const files = scopedLast(snapshot ? Object.keys(snapshot).sort().map((file) => resolve(directory, file)) : trainingFiles(directory), directory);
   const rejected: Record<string, number> = {};
   const reject = (reason: string) => (rejected[reason] = (rejected[reason] ?? 0) + 1);
@@ -307,8 +309,8 @@ export function loadCorpus(directory: string = CORPUS_DIR, snapshot: CorpusSnaps
         return;
       }
       const message: CorpusMessage = { ...outcome.message, file, line: index + 1, split: corpusSplitOf(key) };
-      const scope = SCOPED_FOLDERS[topFolder(file)];
-      if (scope) message.scope = scope;
+      const folder = topFolder(file);
+      if (Object.hasOwn(SCOPED_FOLDERS, folder)) message.scope = SCOPED_FOLDERS[folder];
       seen.set(key, message);
       messages.push(message);
     });

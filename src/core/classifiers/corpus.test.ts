@@ -141,6 +141,8 @@ test('a check folder is never read for training, with or without a snapshot', ()
     assert.deepEqual(Object.keys(snapshotCorpus(directory)), [join('writer-a', 'one.jsonl')]);
     assert.deepEqual(unrecordedFiles(directory, {}), [join('writer-a', 'one.jsonl')]);
     assert.deepEqual(loadCorpus(directory).messages.map((m) => m.text), ['the boss fight killed me twice']);
+    const listingIt = { ...snapshotCorpus(directory), [join('writer-acheck', 'check.jsonl')]: { lines: 1, sha256: 'x' } };
+    assert.throws(() => loadCorpus(directory, listingIt), /check file/);
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }

@@ -46,6 +46,7 @@ const INNOCENT: Array<[string, string]> = [
   ['Großes Lob an Malermeister Fick und sein Team.', 'Fick'],
   ['Add a knob of butter and let the onions sweat.', 'knob'],
   ['Take the chicken breasts off the carcass and keep it for stock.', 'breasts'],
+  ['Legs off first, then run the knife along the bone to take the breasts off; keep the carcass for stock.', 'breasts'],
   ['Patient has a small cyst near the anus, referred to surgery.', 'anus'],
   ['Selling a ball peen hammer, barely used.', 'peen'],
   ['Took the kids to Twatt in Orkney for the standing stones.', 'Twatt'],
@@ -87,6 +88,15 @@ const COUNTED: Array<[string, string]> = [
   ['que bosta de serviço', 'bosta'],
   ['nice breasts, send more', 'breasts'],
   ['quiero sexo anal contigo', 'anal'],
+  // Found by review: words that stand beside the rude sense too are no cues.
+  ['her breasts and thighs look amazing, send more', 'breasts'],
+  ['hot swedish slut wants to meet you', 'slut'],
+  ['naughty nurse anal video, doctor roleplay', 'anal'],
+  ['shut up you anus, go see a doctor', 'anus'],
+  ['eu mato esse veado', 'veado'],
+  ['Diana, no te juntes con ese negro de mierda', 'negro'],
+  ['good morning you filthy crows', 'crows'],
+  ["don't litter, bitch", 'bitch'],
 ];
 
 test('a listed word is innocent only where what stands beside it says so', () => {

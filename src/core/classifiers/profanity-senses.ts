@@ -27,11 +27,12 @@ const PLACE_INTRODUCERS = new Set([
 const GERMAN_DEGREE = new Set(['zu', 'so', 'sehr', 'ganz', 'ziemlich', 'voll', 'mega', 'echt', 'richtig', 'viel', 'nicht', 'nich', 'ist', 'bin', 'bist', 'sind', 'war', 'wird', 'werden', 'etwas', 'bisschen', 'recht', 'extrem', 'schön']);
 const POULTRY = new Set(['hen', 'hens', 'chicken', 'chickens', 'rooster', 'roosters', 'cockerel', 'cockerels', 'crow', 'crows', 'crowing', 'crowed', 'coop', 'bantam', 'poultry', 'flock', 'pullet', 'pullets', 'eggs', 'pheasant', 'pheasants', 'partridge', 'grouse', '🐓', '🐔']);
 // "crows" is listed as a slur; a bird or a rooster's call is what nearly every text with it means.
-const CROWS = new Set(['bird', 'birds', 'feeder', 'nest', 'nests', 'rook', 'rooks', 'raven', 'ravens', 'magpie', 'magpies', 'jackdaw', 'jackdaws', 'corvid', 'corvids', 'scarecrow', 'caw', 'cawing', 'cock', 'cockerel', 'rooster', 'roosters', 'hen', 'hens', 'coop', 'dawn', 'morning', '🐦', '🐓']);
+// Not "cock", "bird", "morning": words that also stand beside the slur or beside "cock" meant rudely.
+const CROWS = new Set(['feeder', 'nest', 'nests', 'rook', 'rooks', 'raven', 'ravens', 'magpie', 'magpies', 'jackdaw', 'jackdaws', 'corvid', 'corvids', 'scarecrow', 'caw', 'cawing', 'cockerel', 'rooster', 'roosters', 'hen', 'hens', 'coop', '🐦', '🐓']);
 const CATS_EN = new Set(['cat', 'cats', 'kitten', 'kittens', 'kitty', 'meow', 'willow', '🐱', '🐈']);
 const CATS_FR = new Set(['chaton', 'chatons', 'minou', 'croquettes', 'litière', 'litiere', 'vétérinaire', 'veterinaire', 'véto', 'miaule', 'miaou', 'portée', 'stérilisée', 'sterilisee', '🐱', '🐈']);
 const CATS_DE = new Set(['katze', 'katzen', 'kater', 'kätzchen', 'katzchen', 'tierarzt', 'tierärztin', 'katzenfutter', 'katzenklo', 'miau', '🐱', '🐈']);
-const DOGS = new Set(['puppy', 'puppies', 'pups', 'whelp', 'whelped', 'whelping', 'breeder', 'kennel', 'kennels', 'litter', 'sire', 'stud', 'pedigree', 'labrador', 'spaniel', 'collie', 'retriever', 'greyhound', 'terrier', '🐕', '🐶']);
+const DOGS = new Set(['puppy', 'puppies', 'pups', 'whelp', 'whelped', 'whelping', 'breeder', 'kennel', 'kennels', 'sire', 'pedigree', 'labrador', 'spaniel', 'collie', 'retriever', 'greyhound', 'terrier', '🐕', '🐶']);
 const DOGS_DE = new Set(['hund', 'hunde', 'hündin', 'huendin', 'rüde', 'ruede', 'welpe', 'welpen', 'wurf', 'züchter', 'zuechter', 'zucht', 'zuchtschau', 'hundeschau', 'gassi', 'tierarzt', 'tierärztin', 'mops', '🐕', '🐶']);
 const DONKEYS = new Set(['donkey', 'donkeys', 'mule', 'mules', 'foal', 'jenny', '🫏']);
 // Not "great": great tits are a bird, but the phrase is far more often not.
@@ -44,7 +45,7 @@ const SHEETS = new Set(['bed', 'beds', 'cotton', 'linen', 'fitted', 'flat', 'duv
 // French marketplaces: "fdp" is "frais de port" (postage); the German FDP is a party.
 const POSTAGE_FR = new Set(['prix', 'envoi', 'envoie', 'colis', 'livraison', 'port', 'inclus', 'compris', 'offerts', 'offert', 'gratuits', 'gratuit', 'colissimo', 'relay', 'chronopost', 'suivi', 'lettre', 'lot', 'article', 'articles', 'commande', 'panier', 'poids', 'euros', 'eur', 'remboursés', 'rembourses', 'parti', 'partei', 'koalition', 'coalition', 'lindner', 'liberal', 'libéral', 'liberale']);
 // Spanish "negro" is first of all a colour (not after "o": Spanish "or", but the Portuguese article).
-const BLACK_ES = new Set(['diana', 'dianas', 'galería', '🎯', 'color', 'colores', 'colour', 'talla', 'blanco', 'blanca', 'rojo', 'roja', 'azul', 'gris', 'verde', 'rosa', 'beige', 'marrón', 'marron', 'dorado', 'plateado', 'mate', 'brillante', 'funda', 'camiseta', 'vestido', 'zapatos', 'zapatillas', 'bolso', 'chaqueta', 'pantalón', 'pantalon', 'body', 'encaje', 'tinta', 'modelo', 'precio', 'euros', 'pesos', 'disponible', 'stock', 'nuevo', 'nueva', 'usado', 'usada', 'envío', 'envio', 'preto', 'branco', 'cor', 'tamanho']);
+const BLACK_ES = new Set(['🎯', 'color', 'colores', 'colour', 'talla', 'blanco', 'blanca', 'rojo', 'roja', 'azul', 'gris', 'verde', 'rosa', 'beige', 'marrón', 'marron', 'dorado', 'plateado', 'mate', 'brillante', 'funda', 'camiseta', 'vestido', 'zapatos', 'zapatillas', 'bolso', 'chaqueta', 'pantalón', 'pantalon', 'body', 'encaje', 'tinta', 'modelo', 'precio', 'euros', 'pesos', 'disponible', 'stock', 'nuevo', 'nueva', 'usado', 'usada', 'envío', 'envio', 'preto', 'branco', 'cor', 'tamanho']);
 const BLACK_AFTER = new Set(['en', 'color', 'humor', 'mercado', 'agujero', 'arroz', 'café', 'cafe', 'oro', 'pimienta', 'cisne', 'viernes', 'vino', 'pelo', 'buraco', 'ouro', 'cor']);
 const SAILING = new Set(['velero', 'vela', 'velas', 'barco', 'mástil', 'mastil', 'botavara', 'driza', 'náutica', 'nautica', 'navegar', 'proa', 'popa', 'jarcia', 'regata', '⛵']);
 const FOXES = new Set(['cachorros', 'zorro', 'zorros', 'monte', 'gallinero', 'gallinas', 'madriguera', 'bosque', 'campo', 'conejo', 'conejos', '🦊']);
@@ -56,18 +57,22 @@ const CIGARETTES = new Set(['cigarette', 'cigarettes', 'smoking', 'lighter', 'ci
 const RARE_MEAT = new Set(['steak', 'steaks', 'rare', 'beef', 'meat', 'mary', 'marys', 'nose', 'assizes', 'massacre', 'carcass', 'butcher']);
 const POOLS = new Set(['freibad', 'schwimmbad', 'pool', 'badi', 'sprungturm', 'dreier', 'wettbewerb', 'becken', 'sprung', 'springen', 'baden']);
 const SURNAME_DE = new Set(['herr', 'herrn', 'frau', 'familie', 'dr', 'prof', 'kollege', 'kollegin', 'meister', 'malermeister', 'tischlermeister', 'schreinermeister', 'bäckermeister', 'metzgermeister', 'elektromeister', 'bürgermeister', 'pfarrer', 'trainer', 'firma']);
-// Cooking: chicken and duck breasts, a knob of butter.
-const POULTRY_COOKING = new Set(['chicken', 'duck', 'turkey', 'pheasant', 'carcass', 'fillet', 'fillets', 'boneless', 'skinless', 'thighs', 'drumsticks', 'wings', 'roast', 'roasting', 'oven', 'marinade', 'grill', 'recipe', 'butcher', 'joint']);
+// Cooking: chicken and duck breasts (not "thighs", "roast" or "grill", which stand beside the rude sense too).
+const BREAST_MEATS = new Set(['chicken', 'duck', 'turkey', 'pheasant', 'pigeon', 'goose']);
+const POULTRY_COOKING = new Set(['carcass', 'fillet', 'fillets', 'boneless', 'skinless', 'marinade', 'recipe', 'drumsticks']);
+// Clinical words only: "doctor", "nurse" and "patient" are roleplay words in adult spam too.
 const MEDICAL = new Set([
-  'patient', 'patients', 'doctor', 'gp', 'nurse', 'surgeon', 'surgery', 'clinic', 'referred', 'referral', 'cyst', 'fissure', 'abscess', 'fistula', 'haemorrhoids', 'hemorrhoids', 'rectal', 'colonoscopy', 'biopsy', 'diagnosis', 'symptoms', 'itching', 'bleeding',
-  'fisura', 'fístula', 'fistula', 'hemorroides', 'médico', 'medico', 'médica', 'operación', 'operacion', 'cirugía', 'cirugia', 'diagnosticado', 'diagnosticada', 'síntomas', 'fissura', 'hemorroidas', 'cirurgia', 'médecin', 'medecin', 'hémorroïdes', 'arzt', 'ärztin', 'hämorrhoiden', 'fissur',
+  'cyst', 'fissure', 'abscess', 'fistula', 'haemorrhoids', 'hemorrhoids', 'rectal', 'colonoscopy', 'biopsy', 'proctologist', 'sphincter',
+  'fisura', 'fístula', 'hemorroides', 'proctólogo', 'proctologo', 'fissura', 'hemorroidas', 'proctologista', 'hémorroïdes', 'hämorrhoiden', 'fissur', 'proktologe',
 ]);
-const SWEDISH = new Set(['swedish', 'sweden', 'svenska', 'slutspel', 'slutsåld', 'slutsålt', 'slutet']);
+// Swedish words only ("swedish" stands beside the rude sense in spam).
+const SWEDISH = new Set(['svenska', 'slutspel', 'slutsåld', 'slutsålt', 'slutet', 'slutsats']);
 // Spanish: the host of the Mass ("la primera comunión"); sailing's lookout ("el carajo", the masthead).
-const MASS_ES = new Set(['comunión', 'comunion', 'misa', 'iglesia', 'parroquia', 'cura', 'sacerdote', 'eucaristía', 'eucaristia', 'consagrada', 'altar', 'catequesis', 'hostias']);
-const MASTHEAD_ES = new Set(['cofa', 'mástil', 'mastil', 'velero', 'barco', 'barcos', 'marinero', 'marineros', 'grumete', 'vigía', 'vigia', 'vela', 'navío', 'navio', 'galeón', 'galeon']);
+const MASS_ES = new Set(['comunión', 'comunion', 'misa', 'iglesia', 'parroquia', 'sacerdote', 'eucaristía', 'eucaristia', 'consagrada', 'altar', 'catequesis', 'hostias']);
+const MASTHEAD_ES = new Set(['cofa', 'mástil', 'mastil', 'velero', 'marinero', 'marineros', 'grumete', 'grumetes', 'vigía', 'vigia', 'navío', 'navio', 'galeón', 'galeon']);
 // Portuguese: a deer in hunting and cooking (a slur in Brazil), a bread roll in Portugal, cow dung as manure, churros.
-const DEER_PT = new Set(['caça', 'caçada', 'caçar', 'caçador', 'abater', 'abati', 'abatido', 'chifre', 'chifres', 'cervo', 'corça', 'corca', 'mato', 'floresta', 'espingarda', 'carne', 'eviscerar', 'bambi', '🦌']);
+// Not "mato" (also "I kill"), "abater" or "carne": they stand beside the slur in threats.
+const DEER_PT = new Set(['caça', 'caçada', 'caçador', 'caçadores', 'chifre', 'chifres', 'cervo', 'corça', 'corca', 'floresta', 'espingarda', 'eviscerar', 'bambi', '🦌']);
 const BREAD_PT = new Set(['padaria', 'pão', 'pao', 'pães', 'paes', 'bifana', 'bifanas', 'manteiga', 'padeiro', 'fornada', 'sandes', 'torradas']);
 const MANURE_PT = new Set(['adubo', 'estrume', 'horta', 'estrumeira', 'composto', 'compostagem', 'fertilizante']);
 const CHURROS = new Set(['churros', 'churro', 'chocolate', 'churrería', 'churreria', 'desayuno']);
@@ -87,8 +92,8 @@ const SENSES: ReadonlyMap<string, Sense> = new Map<string, Sense>([
   ['ass', { cues: DONKEYS }],
   ['tits', { after: TIT_KINDS, cues: BIRDS }],
   ['knob', { after: KNOBS, followedBy: [' of butter', ' of ginger', ' of lard', ' of margarine'] }],
-  ['breasts', { cues: POULTRY_COOKING }],
-  ['breast', { cues: POULTRY_COOKING }],
+  ['breasts', { after: BREAST_MEATS, cues: POULTRY_COOKING }],
+  ['breast', { after: BREAST_MEATS, cues: POULTRY_COOKING }],
   ['anus', { cues: MEDICAL }],
   ['anal', { cues: MEDICAL }],
   // A ball-peen hammer.
