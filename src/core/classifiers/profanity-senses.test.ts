@@ -40,6 +40,7 @@ const INNOCENT: Array<[string, string]> = [
   ['Wir wohnen jetzt in Pissen bei Halle.', 'Pissen'],
   ['Ce cul-de-sac est toujours bouché.', 'cul'],
   ['Three crows on the bird feeder again, cheeky things.', 'crows'],
+  ['our cock crows at four', 'crows'],
   ['Cock pheasant strutting round the garden this morning.', 'Cock'],
   ['Looking for a proven stud for my Labrador bitch, health tested.', 'bitch'],
   ['Unsere Möpse haben bei der Zuchtschau gewonnen 🐶', 'Möpse'],
@@ -96,6 +97,7 @@ const COUNTED: Array<[string, string]> = [
   ['eu mato esse veado', 'veado'],
   ['Diana, no te juntes con ese negro de mierda', 'negro'],
   ['good morning you filthy crows', 'crows'],
+  ['suck my cock, you dirty crow', 'crow'],
   ["don't litter, bitch", 'bitch'],
 ];
 

@@ -83,8 +83,9 @@ const SENSES: ReadonlyMap<string, Sense> = new Map<string, Sense>([
   // Fucking in Austria, renamed Fugging in 2021: a text naming both means the village.
   ['fucking', { place: true, cues: new Set(['fugging']) }],
   ['cock', { cues: POULTRY }],
-  ['crows', { cues: CROWS }],
-  ['crow', { cues: CROWS }],
+  // "our cock crows at four": the rooster's call right after the bird.
+  ['crows', { after: new Set(['cock', 'cockerel', 'rooster']), cues: CROWS }],
+  ['crow', { after: new Set(['cock', 'cockerel', 'rooster']), cues: CROWS }],
   ['pussy', { place: true, cues: CATS_EN }],
   ['chatte', { cues: CATS_FR }],
   ['muschi', { cues: CATS_DE }],
