@@ -12,15 +12,11 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { loadModels } from '../src/core/classifiers/index.ts';
+import { validateCorpusLine, type CorpusMessage } from '../training/corpus.ts';
 import { apiVerdict } from './eval-realistic.ts';
 
-interface CheckLine {
-  text: string;
-  labels: string[];
-  lang: string;
-  kind: string;
-  tests?: string;
-}
+/** A corpus line, checked as the training loader checks it, with the policy it was written to test. */
+type CheckLine = Pick<CorpusMessage, 'text' | 'labels' | 'lang' | 'kind'> & { tests?: string };
 
 export function readCheckFolder(directory: string): { lines: CheckLine[]; bad: number } {
   const lines: CheckLine[] = [];
@@ -28,13 +24,20 @@ export function readCheckFolder(directory: string): { lines: CheckLine[]; bad: n
   for (const name of readdirSync(directory).filter((file) => file.endsWith('.jsonl')).sort()) {
     for (const raw of readFileSync(resolve(directory, name), 'utf8').split('\n')) {
       if (raw.trim() === '') continue;
+      let row: unknown;
       try {
-        const row = JSON.parse(raw) as Partial<CheckLine>;
-        if (typeof row.text !== 'string' || !Array.isArray(row.labels) || typeof row.lang !== 'string' || typeof row.kind !== 'string') bad++;
-        else lines.push(row as CheckLine);
+        row = JSON.parse(raw);
       } catch {
         bad++;
+        continue;
       }
+      const checked = validateCorpusLine(row);
+      if (!checked.ok) {
+        bad++;
+        continue;
+      }
+      const tests = (row as { tests?: unknown }).tests;
+      lines.push({ ...checked.message, ...(typeof tests === 'string' ? { tests } : {}) });
     }
   }
   return { lines, bad };
@@ -53,7 +56,7 @@ export function scoreCheck(lines: readonly CheckLine[], policies: readonly strin
     const perLanguage = new Map<string, Cell>();
     table.set(policy, perLanguage);
     for (const line of lines) {
-      const harmful = line.labels.includes(policy);
+      const harmful = (line.labels as readonly string[]).includes(policy);
       const benign = !harmful && line.kind !== 'harmful' && (line.tests === undefined || line.tests === policy);
       if (!harmful && !benign) continue;
       const { probability, flagged } = apiVerdict(policy, line.text);

@@ -28,6 +28,7 @@ const GERMAN_DEGREE = new Set(['zu', 'so', 'sehr', 'ganz', 'ziemlich', 'voll', '
 const POULTRY = new Set(['hen', 'hens', 'chicken', 'chickens', 'rooster', 'roosters', 'cockerel', 'cockerels', 'crow', 'crows', 'crowing', 'crowed', 'coop', 'bantam', 'poultry', 'flock', 'pullet', 'pullets', 'eggs', 'pheasant', 'pheasants', 'partridge', 'grouse', '🐓', '🐔']);
 // "crows" is listed as a slur; a bird or a rooster's call is what nearly every text with it means.
 // Not "cock", "bird", "morning": words that also stand beside the slur or beside "cock" meant rudely.
+const ROOSTER = new Set(['cock', 'cockerel', 'rooster']);
 const CROWS = new Set(['feeder', 'nest', 'nests', 'rook', 'rooks', 'raven', 'ravens', 'magpie', 'magpies', 'jackdaw', 'jackdaws', 'corvid', 'corvids', 'scarecrow', 'caw', 'cawing', 'cockerel', 'rooster', 'roosters', 'hen', 'hens', 'coop', '🐦', '🐓']);
 const CATS_EN = new Set(['cat', 'cats', 'kitten', 'kittens', 'kitty', 'meow', 'willow', '🐱', '🐈']);
 const CATS_FR = new Set(['chaton', 'chatons', 'minou', 'croquettes', 'litière', 'litiere', 'vétérinaire', 'veterinaire', 'véto', 'miaule', 'miaou', 'portée', 'stérilisée', 'sterilisee', '🐱', '🐈']);
@@ -84,8 +85,8 @@ const SENSES: ReadonlyMap<string, Sense> = new Map<string, Sense>([
   ['fucking', { place: true, cues: new Set(['fugging']) }],
   ['cock', { cues: POULTRY }],
   // "our cock crows at four": the rooster's call right after the bird.
-  ['crows', { after: new Set(['cock', 'cockerel', 'rooster']), cues: CROWS }],
-  ['crow', { after: new Set(['cock', 'cockerel', 'rooster']), cues: CROWS }],
+  ['crows', { after: ROOSTER, cues: CROWS }],
+  ['crow', { after: ROOSTER, cues: CROWS }],
   ['pussy', { place: true, cues: CATS_EN }],
   ['chatte', { cues: CATS_FR }],
   ['muschi', { cues: CATS_DE }],
