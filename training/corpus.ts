@@ -44,6 +44,7 @@ export interface CorpusMessage {
 export const SCOPED_FOLDERS: Readonly<Record<string, readonly CorpusPolicy[]>> = {
   'writer-hobby': ['violence'],
   'writer-hostile': ['toxicity', 'toxicity_severe'],
+  'writer-tlook': ['toxicity', 'toxicity_severe'],
 };
 const topFolder = (file: string): string => file.split(/[\\/]/)[0] ?? '';
 /** Files of scoped folders after all others, each group in path order. */
