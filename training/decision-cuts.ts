@@ -30,7 +30,7 @@ export const CORPUS_DEV_CUTS = {
  * (evaluation/rounds/round-26.md).
  * `npx tsx training/dev-realistic.ts --propose-cuts` prints what realisticDevThresholds asks of the models in use.
  */
-export const DECISION_CUTS: Readonly<Record<keyof typeof CORPUS_DEV_CUTS, number>> = { ...CORPUS_DEV_CUTS, self_harm: 0.56, violence: 0.488 };
+export const DECISION_CUTS: Readonly<Record<keyof typeof CORPUS_DEV_CUTS, number>> = { ...CORPUS_DEV_CUTS, self_harm: 0.56, violence: 0.488, toxicity_severe: 0.459 };
 
 /** A policy's decision cut, or undefined for a policy without one (profanity: a word list's model). */
 export function decisionCutOf(policy: string, cuts: Readonly<Record<string, number>> = DECISION_CUTS): number | undefined {
