@@ -37,10 +37,9 @@ export interface CorpusMessage {
  * of the training as it was (they load after every other file, so none of theirs displaces another's near-copy, and
  * train-all.ts keeps them out of the word-vector vocabulary). Round 26 (evaluation/rounds/round-26.md): writer-hobby's
  * look-alikes helped the violence model, but training every model on them moved the self_harm and spam models the
- * wrong way on the realistic dev set. writer-hostile and writer-tlook (rounds 27–30, none shipped, so outside the
- * snapshot; read only by OPEN_MODERATION_CORPUS_ALL dev runs): the violence model trained on writer-hostile's threats
- * flagged more game, hunting and news talk, and the toxicity models alone cost the fourth sealed set two benign
- * judgements (round-29.md), which writer-tlook's look-alikes did not win back (round-30.md).
+ * wrong way on the realistic dev set. writer-hostile trains the toxicity models since round 31 (round-27.md to
+ * round-31.md): the violence model trained on its threats flagged more game, hunting and news talk. writer-tlook is not
+ * in the snapshot (round 30 was not shipped); its scope applies to OPEN_MODERATION_CORPUS_ALL dev runs.
  */
 export const SCOPED_FOLDERS: Readonly<Record<string, readonly CorpusPolicy[]>> = {
   'writer-hobby': ['violence'],
