@@ -26,7 +26,7 @@ import { parseCsvObjects } from '../training/csv.ts';
 import { DATASETS_DIR } from '../training/datasets.ts';
 import { rocAuc } from '../training/metrics.ts';
 import { convAbuse, edos, onlineMisogyny } from '../training/public-sets.ts';
-import { FOURTH_SEALED_DIR, SEALED_DIR, SECOND_SEALED_DIR, THIRD_SEALED_DIR } from '../training/corpus.ts';
+import { FIFTH_SEALED_DIR, FOURTH_SEALED_DIR, SEALED_DIR, SECOND_SEALED_DIR, THIRD_SEALED_DIR } from '../training/corpus.ts';
 
 export const LOOKS_FILE = process.env.OPEN_MODERATION_LOOKS ?? resolve(REPO_ROOT, 'evaluation/looked-at.json');
 export const SEALED_LANGUAGES = ['en', 'es', 'pt', 'fr', 'de'] as const;
@@ -318,6 +318,7 @@ export const LOOK_NAMES = {
   sealed2: 'second sealed realistic test set (evaluation/sealed-2)',
   sealed3: 'third sealed realistic test set (evaluation/sealed-3)',
   sealed4: 'fourth sealed realistic test set (evaluation/sealed-4)',
+  sealed5: 'fifth sealed realistic test set (evaluation/sealed-5)',
   public: 'EDOS, ConvAbuse and online-misogyny test splits',
   sst: 'SimpleSafetyTests',
 } as const;
@@ -328,10 +329,11 @@ export const SEALED_SETS = [
   { key: 'sealed2', directory: SECOND_SEALED_DIR, title: 'Second sealed realistic test set', look: LOOK_NAMES.sealed2, placeholder: '{{SEALED_2}}' },
   { key: 'sealed3', directory: THIRD_SEALED_DIR, title: 'Third sealed realistic test set', look: LOOK_NAMES.sealed3, placeholder: '{{SEALED_3}}' },
   { key: 'sealed4', directory: FOURTH_SEALED_DIR, title: 'Fourth sealed realistic test set', look: LOOK_NAMES.sealed4, placeholder: '{{SEALED_4}}' },
+  { key: 'sealed5', directory: FIFTH_SEALED_DIR, title: 'Fifth sealed realistic test set', look: LOOK_NAMES.sealed5, placeholder: '{{SEALED_5}}' },
 ] as const;
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { sets: { type: 'string', default: 'sealed,sealed2,sealed3,sealed4,public,sst' }, note: { type: 'string', default: '' } } });
+  const { values } = parseArgs({ options: { sets: { type: 'string', default: 'sealed,sealed2,sealed3,sealed4,sealed5,public,sst' }, note: { type: 'string', default: '' } } });
   const wanted = new Set(values.sets!.split(','));
   loadModels();
   const looked: string[] = [];

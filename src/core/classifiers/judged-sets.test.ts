@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SEALED_LANGUAGES, loadSealed } from '../../../scripts/eval-realistic.ts';
-import { DEV_REALISTIC_DIR, FOURTH_SEALED_DIR, SEALED_DIR, SECOND_SEALED_DIR, THIRD_SEALED_DIR } from '../../../training/corpus.ts';
+import { DEV_REALISTIC_DIR, FIFTH_SEALED_DIR, FOURTH_SEALED_DIR, SEALED_DIR, SECOND_SEALED_DIR, THIRD_SEALED_DIR } from '../../../training/corpus.ts';
 
 // Counts only: no line of a sealed set is printed, even when a check fails.
 for (const [name, directory, prefix] of [
@@ -11,6 +11,7 @@ for (const [name, directory, prefix] of [
   ['the second sealed set', SECOND_SEALED_DIR, 's2'],
   ['the third sealed set', THIRD_SEALED_DIR, 's3'],
   ['the fourth sealed set', FOURTH_SEALED_DIR, 's4'],
+  ['the fifth sealed set', FIFTH_SEALED_DIR, 's5'],
   ['the realistic dev set', DEV_REALISTIC_DIR, 'd'],
 ] as const) {
   test(`${name} loads whole, with issue #27's sizes and unique ids`, () => {
