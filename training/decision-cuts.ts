@@ -19,19 +19,20 @@ export const CORPUS_DEV_CUTS = {
 
 /**
  * Each corpus model's decision cut: the model's own probability at which the service flags (train-all.ts folds it into
- * the bias, so a shipped model flags at 0.5). CORPUS_DEV_CUTS but for `self_harm`, `violence` and `toxicity_severe`: round 14 moved every cut on the
- * realistic dev set (training/dev-realistic/, never trained on, so the shipped models themselves can be scored there,
- * unlike the corpus's dev split, whose dev models' operating points move by up to 0.14 from run to run), and that round
- * was scored once and rejected (evaluation/rounds/round-14.md). Round 23 lowered `self_harm`'s on a check file written
- * for it (training/corpus/writer-shcheck/: veiled ideation beside support messages, which round 22's models caught
- * less of than round 11's), the dev set's benign judgements held at 95 % (evaluation/rounds/round-23.md). Round 26 moved
+ * the bias, so a shipped model flags at 0.5). CORPUS_DEV_CUTS but for `self_harm`, `violence` and `toxicity_severe`,
+ * each moved as said below. Round 14 moved every cut on the realistic dev set (training/dev-realistic/, never trained
+ * on, so the shipped models themselves can be scored there, unlike the corpus's dev split, whose dev models' operating
+ * points move by up to 0.14 from run to run), and that round was scored once and rejected
+ * (evaluation/rounds/round-14.md). Round 23 lowered `self_harm`'s on a check file written for it
+ * (training/corpus/writer-shcheck/: veiled ideation beside support messages, which round 22's models caught less of
+ * than round 11's), the dev set's benign judgements held at 95 % (evaluation/rounds/round-23.md). Round 26 moved
  * `violence`'s (0.538 → 0.488, `movedDecisionCut(0.538, 0.45)`) for the model trained with writer-hobby, on the check
  * file training/corpus/writer-vpcheck/ with the dev set's `violence` judgements held at 85 % caught and 95 % left alone
  * (evaluation/rounds/round-26.md). Round 31 took `toxicity_severe`'s from round 28's dev run (0.465 → 0.459), fitted
- * while writer-hostile also trained the violence model that severe reads beside its own, and kept unchanged rather
- * than fitted again for the shipped scope. `toxicity` keeps its own: the same run's 0.760 flagged more counter-speech,
- * news and complaints on the realistic dev set and two more benign judgements on the fourth sealed set (round 29),
- * which is what round 31 was designed after (evaluation/rounds/round-29.md to round-31.md).
+ * while writer-hostile also trained the violence model that severe reads beside its own, and kept unchanged rather than
+ * fitted again for the shipped scope. `toxicity` keeps its own: the same run's 0.760 flagged more counter-speech, news
+ * and complaints on the realistic dev set and two more benign judgements on the fourth sealed set (round 29), which is
+ * what round 31 was designed after (evaluation/rounds/round-29.md to round-31.md).
  * `npx tsx training/dev-realistic.ts --propose-cuts` prints what realisticDevThresholds asks of the models in use.
  */
 export const DECISION_CUTS: Readonly<Record<keyof typeof CORPUS_DEV_CUTS, number>> = { ...CORPUS_DEV_CUTS, self_harm: 0.56, violence: 0.488, toxicity_severe: 0.459 };
