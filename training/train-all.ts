@@ -253,9 +253,11 @@ export function corpusTrainMessages(): CorpusMessage[] {
   return corpus().messages.filter((m) => !DEV_HOLDOUT || m.split === 'train');
 }
 
-/** For one policy: the corpus messages harmful for it, and the others (benign look-alikes and ordinary, then harm of other kinds). */
-function corpusSources(policy: CorpusPolicy): { positives: Source[]; negatives: Source[] } {
-  const all = corpusTrainMessages();
+/**
+ * For one policy: the corpus messages harmful for it, and the others (benign look-alikes and ordinary, then harm of
+ * other kinds). A scoped folder's messages (corpus.ts's SCOPED_FOLDERS) count only for the policies of their scope.
+ */
+export function corpusSources(policy: CorpusPolicy, all: readonly CorpusMessage[] = corpusTrainMessages()): { positives: Source[]; negatives: Source[] } {
   // Spanish, Portuguese, French and German have a sixth of the English messages each: their messages weigh more.
   const sources = (english: boolean, scoped: boolean) => {
     const messages = all.filter((m) => (m.lang === 'en') === english && (scoped ? m.scope?.includes(policy) === true : m.scope === undefined));

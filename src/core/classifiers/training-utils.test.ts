@@ -5,6 +5,7 @@ import { expandAlternations } from '../../../training/datasets.ts';
 import { rocAuc, averagePrecision, bootstrapInterval, thresholdMetrics, weightedF1, weightedMean, weightedRocAuc } from '../../../training/metrics.ts';
 import { mulberry32 } from '../../../training/logistic.ts';
 import { HASH_SIZE, computeFeatures } from './features.ts';
+import type { CorpusMessage, CorpusPolicy } from '../../../training/corpus.ts';
 
 const featureTemplate = computeFeatures('x');
 /** A training example with value 1 at each of `indices` (hashed n-grams below HASH_SIZE, dense features from it on). */
@@ -101,3 +102,23 @@ test('narrowed eliminationist words: calls to wipe out people count, their words
   for (const other of ['Diversity is code for white genocide', 'Time to call the exterminator', 'the exterminator came on Monday', 'the genocide of 1994 is taught in schools', 'I got gassed up for the match', 'he was hung up on his ex', 'extinguish the campfire before you leave', 'the slaughterhouse closed', 'cull the herd', 'purge the cache', 'liquidation sale this weekend', 'he tried to hang themselves', 'that tradition should die out'])
     assert.ok(!NARROW_ELIMINATIONIST.test(other), other);
 });
+
+test('a scoped corpus message trains only the models of its scope, as a source kept out of the word vectors', async () => {
+  const { corpusSources } = await import('../../../training/train-all.ts');
+  const message = (text: string, labels: CorpusPolicy[], scope?: CorpusPolicy[]): CorpusMessage => ({
+    text, labels, lang: 'es', platform: 'chat', kind: labels.length > 0 ? 'harmful' : 'hard_negative', topic: 't', file: 'f.jsonl', line: 1, split: 'train', ...(scope ? { scope } : {}),
+  });
+  const all = [
+    message('te voy a matar', ['violence', 'toxicity'], ['toxicity']),
+    message('te mato en la próxima partida', [], ['toxicity']),
+    message('eres un inútil', ['toxicity']),
+  ];
+  const texts = (sources: Array<{ texts: string[]; scoped?: boolean }>, scoped: boolean) => sources.filter((s) => (s.scoped === true) === scoped).flatMap((s) => s.texts);
+  const toxicity = corpusSources('toxicity', all);
+  assert.deepEqual(texts(toxicity.positives, true), ['te voy a matar']);
+  assert.deepEqual(texts(toxicity.negatives, true), ['te mato en la próxima partida']);
+  assert.deepEqual(texts(toxicity.positives, false), ['eres un inútil']);
+  const violence = corpusSources('violence', all);
+  assert.deepEqual([...violence.positives, ...violence.negatives].flatMap((s) => s.texts), ['eres un inútil']);
+});
+
