@@ -39,12 +39,15 @@ export interface CorpusMessage {
  * look-alikes helped the violence model, but training every model on them moved the self_harm and spam models the
  * wrong way on the realistic dev set. writer-hostile trains the toxicity models since round 31 (round-27.md to
  * round-31.md): the violence model trained on its threats flagged more game, hunting and news talk. writer-tlook is not
- * in the snapshot (round 30 was not shipped); its scope applies to OPEN_MODERATION_CORPUS_ALL dev runs.
+ * in the snapshot (round 30 was not shipped); its scope applies to OPEN_MODERATION_CORPUS_ALL dev runs. writer-private,
+ * written for the flirtation and toxicity_severe false flags of the fifth sealed set, is not in it either (round 32 was
+ * not shipped, round-32.md).
  */
 export const SCOPED_FOLDERS: Readonly<Record<string, readonly CorpusPolicy[]>> = {
   'writer-hobby': ['violence'],
   'writer-hostile': ['toxicity', 'toxicity_severe'],
   'writer-tlook': ['toxicity', 'toxicity_severe'],
+  'writer-private': ['flirtation', 'toxicity_severe'],
 };
 const topFolder = (file: string): string => file.split(/[\\/]/)[0] ?? '';
 /** Files of scoped folders after all others, each group in path order. */
