@@ -39,15 +39,17 @@ export interface CorpusMessage {
  * look-alikes helped the violence model, but training every model on them moved the self_harm and spam models the
  * wrong way on the realistic dev set. writer-hostile trains the toxicity models since round 31 (round-27.md to
  * round-31.md): the violence model trained on its threats flagged more game, hunting and news talk. writer-tlook is not
- * in the snapshot (round 30 was not shipped); its scope applies to OPEN_MODERATION_CORPUS_ALL dev runs. writer-private,
- * written for the flirtation and toxicity_severe false flags of the fifth sealed set, is not in it either (round 32 was
- * not shipped, round-32.md).
+ * in the snapshot (round 30 was not shipped); its scope applies to OPEN_MODERATION_CORPUS_ALL dev runs. Nor are
+ * writer-private and writer-warmth, written for the fifth sealed set's flirtation false flags: rounds 32–34 trained the
+ * flirtation model on them (round 32 the severe model too, which flagged more) and stopped at stage 1 (round-32.md to
+ * round-34.md); their scope keeps dev runs to the flirtation model.
  */
 export const SCOPED_FOLDERS: Readonly<Record<string, readonly CorpusPolicy[]>> = {
   'writer-hobby': ['violence'],
   'writer-hostile': ['toxicity', 'toxicity_severe'],
   'writer-tlook': ['toxicity', 'toxicity_severe'],
-  'writer-private': ['flirtation', 'toxicity_severe'],
+  'writer-private': ['flirtation'],
+  'writer-warmth': ['flirtation'],
 };
 const topFolder = (file: string): string => file.split(/[\\/]/)[0] ?? '';
 /** Files of scoped folders after all others, each group in path order. */
