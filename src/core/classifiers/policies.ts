@@ -152,14 +152,16 @@ function severeAbuse(f: TextFeatures): number | null {
 }
 
 /**
- * Violence leaning a quarter on hostility: game talk, sport, news, hunting and gardening use the words of violence
- * without aiming them at anyone, and the toxicity models see that. Only when the models are loaded.
+ * Violence as the geometric mean of the violence model and hostility: game talk, sport, news, hunting and gardening
+ * use the words of violence without aiming them at anyone, and the toxicity models see that; a threat is both. Round
+ * 35 (evaluation/rounds/round-35.md) moved the weight on hostility from a quarter to a half: Spanish and Portuguese
+ * threats, which the violence model scores lower than English ones, are caught more. Only when the models are loaded.
  */
 function violenceScore(f: TextFeatures): number {
   const modelled = modelProbability('violence', f);
   const hostile = Math.max(modelProbability('toxicity', f) ?? -1, modelProbability('toxicity_severe', f) ?? -1);
   if (modelled === null || hostile < 0) return violence(f);
-  return modelled ** 0.75 * hostile ** 0.25;
+  return Math.sqrt(modelled * hostile);
 }
 
 /**
