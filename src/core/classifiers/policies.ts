@@ -7,6 +7,7 @@ import type { FieldResult, Policy, PolicyContext, PolicySettings } from '../poli
 import { computeFeatures, featuresOf, type ScoringMemo, type TextFeatures } from './features.ts';
 import { isDoubleSPluralGuess, lexiconIndex, lexiconMatches, maskedProfanityEntry, profanityVariantEntry, type TermEntry } from './lexicons.ts';
 import { innocentEverywhere as innocentEverywhereIn } from './profanity-senses.ts';
+import { withoutReportedQuotes } from './reported-quotes.ts';
 import { withoutSeriousnessMarkers } from './seriousness.ts';
 import { loadModels, model, MODEL_NAMES, modelTable, slotOf, type ModelName } from './models.ts';
 
@@ -398,13 +399,32 @@ function meant(score: (f: TextFeatures) => number, f: TextFeatures, text: string
   return unmarked === null ? probability : Math.max(probability, score(unmarked));
 }
 
+/** The text without the quoted spans it reports (reported-quotes.ts) and its features, or null; once per text. */
+const unquotedFeatures = new WeakMap<TextFeatures, { text: string; features: TextFeatures } | null>();
+function withoutQuotes(f: TextFeatures, text: string): { text: string; features: TextFeatures } | null {
+  let unquoted = unquotedFeatures.get(f);
+  if (unquoted === undefined) {
+    const stripped = withoutReportedQuotes(text);
+    unquoted = stripped === null ? null : { text: stripped, features: computeFeatures(stripped) };
+    unquotedFeatures.set(f, unquoted);
+  }
+  return unquoted;
+}
+
+/** A threat policy's score (meant), and no higher than the text's without a threat it quotes to report it. */
+function threatScore(score: (f: TextFeatures) => number, f: TextFeatures, text: string): number {
+  const probability = meant(score, f, text);
+  const unquoted = withoutQuotes(f, text);
+  return unquoted === null ? probability : Math.min(probability, meant(score, unquoted.features, unquoted.text));
+}
+
 const severeAbuseOrZero = (f: TextFeatures): number => severeAbuse(f) ?? 0;
 
 export const classifierPolicies: Policy[] = [
   classifier('toxicity', 0.5, (f, text) => ({ probability: meant(toxicity, f, text) })),
   classifier('toxicity_severe', 0.8, (f, text) => {
     // Issue #27: the severe model of its own, trained on the realistic corpus's severe abuse, read beside the harm models (severeAbuse); the lexicon composite below is the fallback.
-    if (severeAbuse(f) !== null) return { probability: meant(severeAbuseOrZero, f, text) };
+    if (severeAbuse(f) !== null) return { probability: threatScore(severeAbuseOrZero, f, text) };
     const severeEvidence = Math.max(
       f.lexicon.maxProfanitySeverity === 3 ? 0.85 : 0,
       lex(f, 'slur_race') + lex(f, 'slur_gender_orientation') > 0 ? 0.9 : 0,
@@ -426,7 +446,7 @@ export const classifierPolicies: Policy[] = [
   classifier('flirtation', 0.2, (f) => ({ probability: flirtation(f) })),
   classifier('profanity', 0.3, (f, text) => ({ probability: profanity(f, text) })),
   classifier('violence', 0.8, (f, text) => {
-    const p = meant(violenceScore, f, text);
+    const p = threatScore(violenceScore, f, text);
     return {
       probability: p,
       labels: [
