@@ -12,6 +12,24 @@ test('a quote the text reports is taken out, in the five languages and every kin
   assert.equal(withoutReportedQuotes('Gestern kam dann: „Du wirst es bereuen“, hat er geschrieben'), 'Gestern kam dann:  … , hat er geschrieben');
 });
 
+test('a single-quoted span may hold apostrophes, and reports are read in more words (round 38)', () => {
+  assert.equal(
+    withoutReportedQuotes("someone just messaged me 'I know which bus you take, you'll regret it' should I report it?"),
+    'someone just messaged me  …  should I report it?',
+  );
+  assert.equal(withoutReportedQuotes("ya reporte a ese vato, le tome captura a lo de 'te voy a esperar afuera'"), 'ya reporte a ese vato, le tome captura a lo de  … ');
+});
+
+test('a text full of unclosed quote marks is read in bounded time', () => {
+  for (const mark of ['«', '“', '„', '"', " '"]) {
+    const text = `${mark}x`.repeat(100_000) + ' he said';
+    const started = performance.now();
+    withoutReportedQuotes(text);
+    // Unbounded spans took seconds here (every mark scanned to the end of the text); bounded ones take milliseconds.
+    assert.ok(performance.now() - started < 1500, `${JSON.stringify(mark)}: ${(performance.now() - started).toFixed(0)} ms`);
+  }
+});
+
 test('a text is left as it is without a quote, without a reporting word around it, or with too little around it', () => {
   assert.equal(withoutReportedQuotes('I will find you and you will regret it'), null);
   assert.equal(withoutReportedQuotes('this is "fine", totally "fine" everyone'), null);
