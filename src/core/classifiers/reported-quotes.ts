@@ -1,10 +1,11 @@
 /**
- * A threat quoted to report it: "someone just messaged me 'I know which bus you take' — should I report it?", "o ex
- * dela disse 'se te vejo com outro vc morre'. Ela vai fazer B.O.". POLICIES.md judges quoting a threat to report it
- * benign, yet the models read the quoted words as a threat (round 37, evaluation/rounds/round-37.md). When a text has
- * a quoted span and says around it that something was said, sent or reported, the threat policies also score the text
- * without its quoted spans and keep the lower score (policies.ts). A threat the writer makes outside the quotes still
- * scores as one; quoting a slur and then aiming it is left to `toxicity` and `hate`, which do not read quotes this way.
+ * A threat quoted to report it: "someone just messaged me 'I know which bus you take, you'll regret it' — should I
+ * report it?", "o ex dela disse 'se te vejo com outro vc morre'. Ela vai fazer B.O.". POLICIES.md judges quoting a
+ * threat to report it benign, yet the models read the quoted words as a threat (rounds 37–38,
+ * evaluation/rounds/round-37.md). When a text has a quoted span and says around it that something was said, sent or
+ * reported, `violence` and `toxicity_severe` also score the text without its quoted spans and keep the lower score
+ * (policies.ts). A threat the writer makes outside the quotes still scores as one; quoting a slur and then aiming it
+ * is left to `toxicity` and `hate`, which do not read quotes this way.
  *
  * Pure; both patterns are compiled once; the quoted span is bounded, so a text costs at most 240 steps per quote mark.
  */
