@@ -379,36 +379,39 @@ function personalInformation(f: TextFeatures, text: string): FieldResult {
   return labels.length > 0 ? { probability, labels: labels.map((l) => ({ id: l.id, probability: round(l.probability) })) } : { probability };
 }
 
-/** The features of `text` without its seriousness markers (seriousness.ts), or null without markers; once per text. */
-const unmarkedFeatures = new WeakMap<TextFeatures, TextFeatures | null>();
-function withoutMarkers(f: TextFeatures, text: string): TextFeatures | null {
-  let unmarked = unmarkedFeatures.get(f);
-  if (unmarked === undefined) {
-    const stripped = withoutSeriousnessMarkers(text);
-    // Not featuresOf: its few memo slots hold the request's fields, which the stripped copy would push out.
-    unmarked = stripped === null ? null : computeFeatures(stripped);
-    unmarkedFeatures.set(f, unmarked);
-  }
-  return unmarked;
+interface Reading {
+  text: string;
+  features: TextFeatures;
 }
+
+/**
+ * A second reading of a text: `rewrite` gives the text with some words taken out (or null when it has none to take),
+ * featurized once per text and remembered beside the first reading's features.
+ */
+function secondReading(rewrite: (text: string) => string | null): (f: TextFeatures, text: string) => Reading | null {
+  const readings = new WeakMap<TextFeatures, Reading | null>();
+  return (f, text) => {
+    let reading = readings.get(f);
+    if (reading === undefined) {
+      const rewritten = rewrite(text);
+      // Not featuresOf: its few memo slots hold the request's fields, which the rewritten copy would push out.
+      reading = rewritten === null ? null : { text: rewritten, features: computeFeatures(rewritten) };
+      readings.set(f, reading);
+    }
+    return reading;
+  };
+}
+
+/** The text without its seriousness markers (seriousness.ts). */
+const withoutMarkers = secondReading(withoutSeriousnessMarkers);
+/** The text without the quoted spans it reports (reported-quotes.ts). */
+const withoutQuotes = secondReading(withoutReportedQuotes);
 
 /** A threat policy's score: the higher of the text as written and the text without the words saying it is meant. */
 function meant(score: (f: TextFeatures) => number, f: TextFeatures, text: string): number {
   const probability = score(f);
   const unmarked = withoutMarkers(f, text);
-  return unmarked === null ? probability : Math.max(probability, score(unmarked));
-}
-
-/** The text without the quoted spans it reports (reported-quotes.ts) and its features, or null; once per text. */
-const unquotedFeatures = new WeakMap<TextFeatures, { text: string; features: TextFeatures } | null>();
-function withoutQuotes(f: TextFeatures, text: string): { text: string; features: TextFeatures } | null {
-  let unquoted = unquotedFeatures.get(f);
-  if (unquoted === undefined) {
-    const stripped = withoutReportedQuotes(text);
-    unquoted = stripped === null ? null : { text: stripped, features: computeFeatures(stripped) };
-    unquotedFeatures.set(f, unquoted);
-  }
-  return unquoted;
+  return unmarked === null ? probability : Math.max(probability, score(unmarked.features));
 }
 
 /** A threat policy's score (meant), and no higher than the text's without a threat it quotes to report it. */
