@@ -21,7 +21,7 @@ const REPORTING = [
   'said', 'says', 'saying', 'told', 'tells', 'wrote', 'writes', 'texted', 'messaged', 'sent', "dm'?d", 'threatened', 'threatening', 'report', 'reported',
   'reporting', 'police', 'cops', 'block', 'blocked', 'screenshots?', 'quoted?', 'quoting',
   'dijo', 'dice', 'dec[ií]a', 'report(?:ar|[ée]|ei|ado|ada)', 'captura', 'print', 'capture', 'escribi[óo]', 'mand[óo]', 'envi[óo]', 'amenaz[óo]', 'denuncia', 'denunciar', 'denunci[ée]', 'polic[ií]a', 'bloquear', 'bloque[ée]',
-  'disse', 'diz', 'dizia', 'escreveu', 'mandou', 'enviou', 'amea[çc]ou', 'den[úu]ncia', 'denunciar', 'pol[íi]cia', 'b\\.o\\.?', 'bloquei(?:ar|ei)',
+  'disse', 'diz', 'dizia', 'escreveu', 'mandou', 'enviou', 'amea[çc]ou', 'den[úu]ncia', 'pol[íi]cia', 'b\\.o\\.?', 'bloquei(?:ar|ei)',
   'dit', 'disait', '[ée]crit', '[ée]crivait', 'envoy[ée]', 'menac[ée]', 'plainte', 'flics?', 'signaler', 'signal[ée]', 'bloquer', 'bloqu[ée]',
   'gesagt', 'sagt', 'sagte', 'schrieb', 'geschrieben', 'geschickt', 'schickte', 'gedroht', 'droht', 'polizei', 'anzeige', 'melden', 'gemeldet', 'blockier(?:en|t)',
 ];
