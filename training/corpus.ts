@@ -203,29 +203,12 @@ function trainingFiles(directory: string): string[] {
   return jsonlFiles(directory).filter((path) => !isCheckFolder(topFolder(relative(directory, path))));
 }
 
-/**
- * A line in the sealed format (POLICIES.md: `judgements`, each policy harmful or benign) read as a corpus line: its
- * harmful policies are its labels. The format has a harmful message list every policy it is harmful for, so, as in the
- * corpus format, a policy it does not list is benign for it. Null when a judgement is neither harmful nor benign of a
- * known policy; a line without `judgements` is returned as it is.
- */
-function fromJudgements(row: Record<string, unknown>): Record<string, unknown> | null {
-  const { judgements } = row;
-  if (judgements === undefined) return row;
-  if (typeof judgements !== 'object' || judgements === null || Array.isArray(judgements) || row.labels !== undefined || row.kind !== undefined) return null;
-  const entries = Object.entries(judgements as Record<string, unknown>);
-  if (entries.length === 0 || entries.some(([policy, verdict]) => !POLICY_SET.has(policy) || (verdict !== 'harmful' && verdict !== 'benign'))) return null;
-  const labels = entries.filter(([, verdict]) => verdict === 'harmful').map(([policy]) => policy);
-  return { ...row, labels, kind: labels.length > 0 ? 'harmful' : 'hard_negative', topic: row.topic ?? 'judged' };
-}
-
 type Validated = { ok: true; message: Omit<CorpusMessage, 'file' | 'line' | 'split'> } | { ok: false; reason: string };
 
 /** Checks one parsed line against POLICIES.md; the reason names the first rule it breaks. */
 export function validateCorpusLine(value: unknown): Validated {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, reason: 'not an object' };
-  const row = fromJudgements(value as Record<string, unknown>);
-  if (row === null) return { ok: false, reason: 'judgements not harmful or benign per known policy' };
+  const row = value as Record<string, unknown>;
   const { text, labels, lang, platform, kind, topic } = row;
   if (typeof text !== 'string' || text.trim() === '') return { ok: false, reason: 'text missing or blank' };
   if (text.length > MAX_CORPUS_TEXT) return { ok: false, reason: `text longer than ${MAX_CORPUS_TEXT} characters` };

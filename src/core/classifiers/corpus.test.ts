@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { corpusKey, corpusSplitOf, isCheckFolder, loadCorpus, SCOPED_FOLDERS, nearCopyKey, readSnapshot, resemblingLines, snapshotCorpus, unrecordedFiles, validateCorpusLine, variantKey } from '../../../training/corpus.ts';
+import { corpusKey, corpusSplitOf, isCheckFolder, loadCorpus, SCOPED_FOLDERS, nearCopyKey, readSnapshot, resemblingLines, snapshotCorpus, unrecordedFiles, variantKey } from '../../../training/corpus.ts';
 import { probeLines } from '../../../training/datasets.ts';
 import { pythonStringList } from '../../../training/public-sets.ts';
 
@@ -167,20 +167,4 @@ test('a scoped folder\'s messages carry their scope and never displace another f
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
-});
-
-test('a line in the sealed format trains as its harmful judgements, and a malformed judgement is rejected', () => {
-  const judged = (judgements: unknown, extra: Record<string, unknown> = {}) =>
-    validateCorpusLine({ id: 'd-en-0001', text: 'I know where you park, see you Friday', lang: 'en', platform: 'chat', judgements, ...extra });
-  const threat = judged({ violence: 'harmful', toxicity_severe: 'harmful', profanity: 'benign' });
-  assert.ok(threat.ok);
-  assert.deepEqual(threat.message.labels, ['toxicity', 'toxicity_severe', 'violence']);
-  assert.equal(threat.message.kind, 'harmful');
-  const lookAlike = judged({ violence: 'benign' });
-  assert.ok(lookAlike.ok);
-  assert.deepEqual(lookAlike.message.labels, []);
-  assert.equal(lookAlike.message.kind, 'hard_negative');
-  for (const bad of [{}, { violence: 'maybe' }, { weather: 'benign' }, ['violence'], null]) assert.equal(judged(bad).ok, false, JSON.stringify(bad));
-  assert.equal(judged({ violence: 'harmful' }, { labels: ['violence'] }).ok, false);
-  assert.equal(judged({ violence: 'harmful' }, { kind: 'harmful' }).ok, false);
 });
