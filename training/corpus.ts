@@ -50,6 +50,7 @@ export const SCOPED_FOLDERS: Readonly<Record<string, readonly CorpusPolicy[]>> =
   'writer-tlook': ['toxicity', 'toxicity_severe'],
   'writer-private': ['flirtation'],
   'writer-warmth': ['flirtation'],
+  'writer-crowd': ['violence', 'toxicity', 'toxicity_severe'],
 };
 const topFolder = (file: string): string => file.split(/[\\/]/)[0] ?? '';
 /** Files of scoped folders after all others, each group in path order. */
