@@ -42,7 +42,9 @@ export interface CorpusMessage {
  * in the snapshot (round 30 was not shipped); its scope applies to OPEN_MODERATION_CORPUS_ALL dev runs. Nor are
  * writer-private and writer-warmth, written for the fifth sealed set's flirtation false flags: rounds 32–34 trained the
  * flirtation model on them (round 32 the severe model too, which flagged more) and stopped at stage 1 (round-32.md to
- * round-34.md); their scope keeps dev runs to the flirtation model.
+ * round-34.md); their scope keeps dev runs to the flirtation model. Nor is writer-crowd (wishes of harm and threats around
+ * a big public event, with look-alikes): round 41 trained the three threat models on it and the sealed sets flagged
+ * more benign `violence` judgements (round-41.md).
  */
 export const SCOPED_FOLDERS: Readonly<Record<string, readonly CorpusPolicy[]>> = {
   'writer-hobby': ['violence'],
