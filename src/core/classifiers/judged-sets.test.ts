@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SEALED_LANGUAGES, loadSealed } from '../../../scripts/eval-realistic.ts';
-import { DEV_REALISTIC_DIR, FIFTH_SEALED_DIR, FOURTH_SEALED_DIR, SEALED_DIR, SECOND_SEALED_DIR, THIRD_SEALED_DIR } from '../../../training/corpus.ts';
+import { DEV_REALISTIC_DIR, FIFTH_SEALED_DIR, FOURTH_SEALED_DIR, SEALED_DIR, SECOND_SEALED_DIR, SIXTH_SEALED_DIR, THIRD_SEALED_DIR } from '../../../training/corpus.ts';
 
 // Counts only: no line of a sealed set is printed, even when a check fails.
 for (const [name, directory, prefix] of [
@@ -12,6 +12,7 @@ for (const [name, directory, prefix] of [
   ['the third sealed set', THIRD_SEALED_DIR, 's3'],
   ['the fourth sealed set', FOURTH_SEALED_DIR, 's4'],
   ['the fifth sealed set', FIFTH_SEALED_DIR, 's5'],
+  ['the sixth sealed set', SIXTH_SEALED_DIR, 's6'],
   // The dev set's third and fourth parts (rounds 36 and 41) number their ids apart, so that earlier parts' ids stay as they were.
   ['the realistic dev set', DEV_REALISTIC_DIR, 'd[34]?'],
 ] as const) {
