@@ -53,6 +53,7 @@ export const SCOPED_FOLDERS: Readonly<Record<string, readonly CorpusPolicy[]>> =
   'writer-private': ['flirtation'],
   'writer-warmth': ['flirtation'],
   'writer-crowd': ['violence', 'toxicity', 'toxicity_severe'],
+  'writer-posts': ['self_harm', 'hate', 'self_promotion'],
 };
 const topFolder = (file: string): string => file.split(/[\\/]/)[0] ?? '';
 /** Files of scoped folders after all others, each group in path order. */
