@@ -45,6 +45,8 @@ export interface CorpusMessage {
  * round-34.md); their scope keeps dev runs to the flirtation model. Nor is writer-crowd (wishes of harm and threats around
  * a big public event, with look-alikes): round 41 trained the three threat models on it and the sealed sets flagged
  * more benign `violence` judgements (round-41.md).
+ * Nor is writer-posts (posts about self-harm, discrimination and one's own work): round 42 trained `self_harm`, `hate`
+ * and `self_promotion` on it and the `self_harm` model flagged more benign dev and check-folder lines (round-42.md).
  */
 export const SCOPED_FOLDERS: Readonly<Record<string, readonly CorpusPolicy[]>> = {
   'writer-hobby': ['violence'],
