@@ -335,7 +335,7 @@ export const SEALED_SETS = [
 ] as const;
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { sets: { type: 'string', default: 'sealed,sealed2,sealed3,sealed4,sealed5,sealed6,public,sst' }, note: { type: 'string', default: '' } } });
+  const { values } = parseArgs({ options: { sets: { type: 'string', default: [...SEALED_SETS.map((set) => set.key), 'public', 'sst'].join(',') }, note: { type: 'string', default: '' } } });
   const wanted = new Set(values.sets!.split(','));
   loadModels();
   const looked: string[] = [];
