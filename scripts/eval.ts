@@ -20,6 +20,10 @@ import { LOOK_NAMES, SEALED_SETS, loadSealed, looksMarkdown, publicTestsMarkdown
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, print: { type: 'boolean' }, note: { type: 'string', default: '' } } });
 const outputPath = resolve(values.out ?? resolve(REPO_ROOT, 'docs/evaluation-classifiers.md'));
+const template = readFileSync(resolve(REPO_ROOT, 'docs/evaluation-classifiers.template.md'), 'utf8');
+// A sealed set scored without a place in the report would be counted as looked at and shown nowhere: refuse before scoring.
+const unplaced = SEALED_SETS.filter((set) => !template.includes(set.placeholder));
+if (unplaced.length > 0) throw new Error(`docs/evaluation-classifiers.template.md has no ${unplaced.map((set) => set.placeholder).join(', ')}`);
 
 loadModels();
 const policies = new Map<string, Policy>(classifierPolicies.map((p) => [p.id, p]));
@@ -308,7 +312,6 @@ const manifest = JSON.parse(readFileSync(resolve(REPO_ROOT, 'models/manifest.jso
   wordVectors?: { file: string; bytes: number; words: number };
 };
 const totalBytes = manifest.models.reduce((sum, m) => sum + m.bytes, 0);
-const template = readFileSync(resolve(REPO_ROOT, 'docs/evaluation-classifiers.template.md'), 'utf8');
 const report = sealedRuns
   .reduce((text, run) => text.replace(run.set.placeholder, run.section), template)
   .replace('{{OPENAI_ISSUE27}}', openaiIssue27)
