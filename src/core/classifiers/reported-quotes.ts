@@ -30,6 +30,12 @@ const REPORTING_WORD = new RegExp(`(?<![\\p{L}\\p{N}])(?:${REPORTING.map((word) 
 /** Fewer words than this around the quotes is not enough to say what the quote is doing there. */
 const WORDS_AROUND = 3;
 
+/** `text` with every quoted span taken out, whatever is said around it. */
+export function withoutQuotedSpans(text: string): string {
+  QUOTED_SPAN.lastIndex = 0;
+  return text.replace(QUOTED_SPAN, ' … ');
+}
+
 /** `text` with its quoted spans taken out, when it reports them; null otherwise. */
 export function withoutReportedQuotes(text: string): string | null {
   QUOTED_SPAN.lastIndex = 0;
