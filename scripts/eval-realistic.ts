@@ -26,7 +26,7 @@ import { parseCsvObjects } from '../training/csv.ts';
 import { DATASETS_DIR } from '../training/datasets.ts';
 import { rocAuc } from '../training/metrics.ts';
 import { convAbuse, edos, onlineMisogyny } from '../training/public-sets.ts';
-import { FIFTH_SEALED_DIR, FOURTH_SEALED_DIR, SEALED_DIR, SECOND_SEALED_DIR, SIXTH_SEALED_DIR, THIRD_SEALED_DIR } from '../training/corpus.ts';
+import { FIFTH_SEALED_DIR, FOURTH_SEALED_DIR, SEALED_DIR, SECOND_SEALED_DIR, SEVENTH_SEALED_DIR, SIXTH_SEALED_DIR, THIRD_SEALED_DIR } from '../training/corpus.ts';
 
 export const LOOKS_FILE = process.env.OPEN_MODERATION_LOOKS ?? resolve(REPO_ROOT, 'evaluation/looked-at.json');
 export const SEALED_LANGUAGES = ['en', 'es', 'pt', 'fr', 'de'] as const;
@@ -320,6 +320,7 @@ export const LOOK_NAMES = {
   sealed4: 'fourth sealed realistic test set (evaluation/sealed-4)',
   sealed5: 'fifth sealed realistic test set (evaluation/sealed-5)',
   sealed6: 'sixth sealed realistic test set (evaluation/sealed-6)',
+  sealed7: 'seventh sealed realistic test set (evaluation/sealed-7)',
   public: 'EDOS, ConvAbuse and online-misogyny test splits',
   sst: 'SimpleSafetyTests',
 } as const;
@@ -332,6 +333,7 @@ export const SEALED_SETS = [
   { key: 'sealed4', directory: FOURTH_SEALED_DIR, title: 'Fourth sealed realistic test set', look: LOOK_NAMES.sealed4, placeholder: '{{SEALED_4}}' },
   { key: 'sealed5', directory: FIFTH_SEALED_DIR, title: 'Fifth sealed realistic test set', look: LOOK_NAMES.sealed5, placeholder: '{{SEALED_5}}' },
   { key: 'sealed6', directory: SIXTH_SEALED_DIR, title: 'Sixth sealed realistic test set', look: LOOK_NAMES.sealed6, placeholder: '{{SEALED_6}}' },
+  { key: 'sealed7', directory: SEVENTH_SEALED_DIR, title: 'Seventh sealed realistic test set', look: LOOK_NAMES.sealed7, placeholder: '{{SEALED_7}}' },
 ] as const;
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
