@@ -7,6 +7,7 @@ import type { FieldResult, Policy, PolicyContext, PolicySettings } from '../poli
 import { computeFeatures, featuresOf, type ScoringMemo, type TextFeatures } from './features.ts';
 import { isDoubleSPluralGuess, lexiconIndex, lexiconMatches, maskedProfanityEntry, profanityVariantEntry, type TermEntry } from './lexicons.ts';
 import { innocentEverywhere as innocentEverywhereIn } from './profanity-senses.ts';
+import { EXCLUSION_SCORE, excludesProtectedGroup } from './excluding-offers.ts';
 import { withoutReportedQuotes } from './reported-quotes.ts';
 import { withoutSeriousnessMarkers } from './seriousness.ts';
 import { loadModels, model, MODEL_NAMES, modelTable, slotOf, type ModelName } from './models.ts';
@@ -436,8 +437,9 @@ export const classifierPolicies: Policy[] = [
     );
     return { probability: toxicity(f) * severeEvidence };
   }),
-  classifier('hate', 0.85, (f) => {
-    const p = hate(f);
+  classifier('hate', 0.85, (f, text) => {
+    // An offer turning people away for who they are (excluding-offers.ts); only `hate` reads it, as such an ad is not abuse.
+    const p = excludesProtectedGroup(text) ? Math.max(hate(f), EXCLUSION_SCORE) : hate(f);
     const labels: Array<{ id: string; probability: number }> = IDENTITY_LABELS.filter((label) => lex(f, label.lexicon) > 0 || (label.slur !== null && lex(f, label.slur) > 0)).map((label) => ({
       id: label.id,
       probability: round(p),
