@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { excludesProtectedGroup } from './excluding-offers.ts';
+import { classifierPolicies, loadModels } from './index.ts';
+import type { FieldResult } from '../policy.ts';
 
 test('offers that turn people away for a protected attribute, in the five languages', () => {
   for (const text of [
@@ -46,4 +48,17 @@ test('a long text without line breaks is read in bounded time', () => {
     excludesProtectedGroup(text);
     assert.ok(performance.now() - started < 1500, `${JSON.stringify(filler)}: ${(performance.now() - started).toFixed(0)} ms`);
   }
+});
+
+test('the hate policy flags an excluding ad and nothing else reads it (round 45)', () => {
+  loadModels();
+  const policy = (id: string) => classifierPolicies.find((p) => p.id === id)!;
+  const score = (id: string, text: string) =>
+    (policy(id).evaluate(text, { id, flag: true }, { fieldKey: null, original: text, analyses: new Map() }) as FieldResult).probability;
+  const ad = 'Se alquila habitación en Valencia, 350€ con gastos. Nada de marroquíes ni gitanos.';
+  assert.ok(score('hate', ad) >= policy('hate').defaultThreshold, `hate ${score('hate', ad)}`);
+  const honest = 'Se alquila habitación en Valencia, 350€ con gastos. Nada de mascotas ni fiestas.';
+  assert.ok(score('hate', honest) < policy('hate').defaultThreshold, `hate ${score('hate', honest)}`);
+  // toxicity_severe reads the hate model, not this policy: the ad is not severe abuse.
+  assert.ok(score('toxicity_severe', ad) < policy('toxicity_severe').defaultThreshold, `toxicity_severe ${score('toxicity_severe', ad)}`);
 });
