@@ -351,7 +351,7 @@ export const FOURTH_SEALED_DIR = process.env.OPEN_MODERATION_SEALED_4 ?? resolve
 export const FIFTH_SEALED_DIR = process.env.OPEN_MODERATION_SEALED_5 ?? resolve(REPO_ROOT, 'evaluation/sealed-5');
 /** A sixth sealed set, written on 2026-11-29 from a tenth brief, profiles, listings, reviews and posts (evaluation/sealed-6/README.md). */
 export const SIXTH_SEALED_DIR = process.env.OPEN_MODERATION_SEALED_6 ?? resolve(REPO_ROOT, 'evaluation/sealed-6');
-/** A seventh sealed set, written on 2026-11-29 from an eleventh brief, "trade and work": marketplaces, rentals, jobs and services (evaluation/sealed-7/README.md). */
+/** A seventh sealed set, written on 2026-11-29 from a twelfth brief, "trade and work": marketplaces, rentals, jobs and services (evaluation/sealed-7/README.md). */
 export const SEVENTH_SEALED_DIR = process.env.OPEN_MODERATION_SEALED_7 ?? resolve(REPO_ROOT, 'evaluation/sealed-7');
 /** The realistic dev set (training/dev-realistic/README.md): read, never trained on. */
 export const DEV_REALISTIC_DIR = process.env.OPEN_MODERATION_DEV_REALISTIC ?? resolve(REPO_ROOT, 'training/dev-realistic');
