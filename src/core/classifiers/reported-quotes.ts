@@ -40,7 +40,7 @@ export function withoutQuotedSpans(text: string): string {
 export function withoutReportedQuotes(text: string): string | null {
   QUOTED_SPAN.lastIndex = 0;
   if (!QUOTED_SPAN.test(text)) return null;
-  const around = text.replace(QUOTED_SPAN, ' … ');
+  const around = withoutQuotedSpans(text);
   let words = 0;
   for (const word of around.split(/\s+/)) if (/\p{L}/u.test(word) && ++words >= WORDS_AROUND) break;
   if (words < WORDS_AROUND || !REPORTING_WORD.test(around)) return null;
