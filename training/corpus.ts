@@ -47,6 +47,8 @@ export interface CorpusMessage {
  * more benign `violence` judgements (round-41.md).
  * Nor is writer-posts (posts about self-harm, discrimination and one's own work): round 42 trained `self_harm`, `hate`
  * and `self_promotion` on it and the `self_harm` model flagged more benign dev and check-folder lines (round-42.md).
+ * writer-trade (honest listings, job ads and scam warnings beside their scam twins) trains the spam model in round 48
+ * (round-48.md).
  */
 export const SCOPED_FOLDERS: Readonly<Record<string, readonly CorpusPolicy[]>> = {
   'writer-hobby': ['violence'],
@@ -56,6 +58,7 @@ export const SCOPED_FOLDERS: Readonly<Record<string, readonly CorpusPolicy[]>> =
   'writer-warmth': ['flirtation'],
   'writer-crowd': ['violence', 'toxicity', 'toxicity_severe'],
   'writer-posts': ['self_harm', 'hate', 'self_promotion'],
+  'writer-trade': ['spam'],
 };
 const topFolder = (file: string): string => file.split(/[\\/]/)[0] ?? '';
 /** Files of scoped folders after all others, each group in path order. */
