@@ -47,8 +47,8 @@ export interface CorpusMessage {
  * more benign `violence` judgements (round-41.md).
  * Nor is writer-posts (posts about self-harm, discrimination and one's own work): round 42 trained `self_harm`, `hate`
  * and `self_promotion` on it and the `self_harm` model flagged more benign dev and check-folder lines (round-42.md).
- * writer-trade (honest listings, job ads and scam warnings beside their scam twins) trains the spam model in round 48
- * (round-48.md).
+ * Nor is writer-trade (honest listings, job ads and scam warnings beside their scam twins): round 48 trained the spam
+ * model on it and none of the dev set's spam false flags moved (round-48.md).
  */
 export const SCOPED_FOLDERS: Readonly<Record<string, readonly CorpusPolicy[]>> = {
   'writer-hobby': ['violence'],

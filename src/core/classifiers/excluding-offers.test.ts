@@ -14,6 +14,7 @@ test('offers that turn people away for a protected attribute, in the five langua
     'Alugo quarto em Lisboa, 450€. Não aceitamos brasileiros.',
     'Vaga de auxiliar de limpeza, só não aceitamos candidatas acima de 40 anos.',
     'Chambre à louer à Liège, pas de Roms ni de gitans.',
+    'Appartement à louer, pas de juives.',
     'On recrute un vendeur, pas de voilées svp.',
     'Nachmieter gesucht für 3-Zimmer-Wohnung in Essen, keine Ausländer.',
     'Stelle als Lagerhelfer frei, nur an Deutsche, keine Flüchtlinge.',

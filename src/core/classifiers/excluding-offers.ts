@@ -16,7 +16,10 @@ import { withoutQuotedSpans } from './reported-quotes.ts';
 
 export const EXCLUSION_SCORE = 0.85;
 
-/** Nouns for people by race, ethnicity, nationality, religion (and its dress), orientation, gender identity or disability (en, es, pt, fr, de; accents stripped). */
+/**
+ * Nouns for people by race, ethnicity, nationality, religion (and its dress) or disability in en, es, pt, fr and de, and by
+ * orientation or gender identity in English only (accents stripped).
+ */
 const GROUPS = [
   // en
   'indians', 'muslims', 'blacks', 'black (?:people|folks|guys|families|tenants)', 'asians', 'arabs', 'africans', 'jews', 'mexicans',
@@ -32,7 +35,7 @@ const GROUPS = [
   'nordestin[oa]s', 'pret[oa]s', 'angolan[oa]s', 'venezuelan[oa]s', 'estrangeir[oa]s', 'imigrantes', 'cigan[oa]s', 'muculman[oa]s',
   'judeus', 'judias', 'brasileir[oa]s', 'portugues(?:es|as)', 'chineses', 'macumbeir[oa]s', 'baian[oa]s', 'paraibas', 'veu', 'deficientes',
   // fr
-  'maghrebin(?:e)?s', 'africain(?:e)?s', 'noir(?:e)?s', 'musulman(?:e)?s', 'juif(?:ve)?s', 'roms', 'gitan(?:e)?s', 'etranger(?:e)?s',
+  'maghrebin(?:e)?s', 'africain(?:e)?s', 'noir(?:e)?s', 'musulman(?:e)?s', 'juifs', 'juives', 'roms', 'gitan(?:e)?s', 'etranger(?:e)?s',
   'immigre(?:e)?s', 'refugie(?:e)?s', 'voilee?s', 'turcs', 'asiatiques', 'chinois', 'handicape(?:e)?s', 'beurs', 'rebeus', 'renois',
   'roumain(?:e)?s', 'suisses',
   // de
@@ -48,7 +51,7 @@ const FILLER = `(?:de|d|des|du|a|an|al|aus|aos|as|los|las|les|la|el|the|any|more
 
 // "no" but not "no matter", "no one"; the Spanish and Portuguese negations only with a verb of accepting or wanting.
 const EXCLUDING_BEFORE = [
-  'no(?! (?:matter|one|importa))', 'not for', 'except', 'nada de', 'sin', 'no (?:se )?(?:aceptan?|aceptamos|queremos|alquilo|arriendo|admitimos|admite)',
+  'no(?! (?:matter|one|importa))', 'not for', 'except', 'sin', 'no (?:se )?(?:aceptan?|aceptamos|queremos|alquilo|arriendo|admitimos|admite)',
   'nao (?:aceitamos|aceito|aceita|alugo|queremos|quero|contratamos)', 'nada de', 'sem', 'pas', 'sauf', 'ni', 'keine?[nmrs]?', 'nicht an', 'niemand',
   'only', 'solo', 'solamente', 'unicamente', 'exclusivamente', 'somente', 'apenas', 'uniquement', 'seulement', 'exclusivement',
   'que des', 'nur(?: an)?', 'ausschliesslich',

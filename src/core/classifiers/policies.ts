@@ -439,7 +439,8 @@ export const classifierPolicies: Policy[] = [
   }),
   classifier('hate', 0.85, (f, text) => {
     // An offer turning people away for who they are (excluding-offers.ts); only `hate` reads it, as such an ad is not abuse.
-    const p = excludesProtectedGroup(text) ? Math.max(hate(f), EXCLUSION_SCORE) : hate(f);
+    const modelled = hate(f);
+    const p = excludesProtectedGroup(text) ? Math.max(modelled, EXCLUSION_SCORE) : modelled;
     const labels: Array<{ id: string; probability: number }> = IDENTITY_LABELS.filter((label) => lex(f, label.lexicon) > 0 || (label.slur !== null && lex(f, label.slur) > 0)).map((label) => ({
       id: label.id,
       probability: round(p),
